@@ -1,0 +1,1 @@
+"""deepresearch engine: LangGraph research runtime with no UI dependencies."""

@@ -1,0 +1,1 @@
+"""Citation verification, report sanitization and grounded evidence (pure, no network)."""

@@ -1,0 +1,59 @@
+"""The `deepresearch` command line: argument parsing and subcommand dispatch.
+
+With no subcommand it launches the terminal app through the `launch_app` callback that the
+entry point (tui/cli.py) passes in, so the engine never imports the UI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from engine.config import SettingsError
+
+# Subcommand modules under engine/commands/, in the order `--help` lists them.
+COMMANDS: tuple[str, ...] = ("doctor",)
+
+
+def package_version() -> str:
+    try:
+        return version("deepresearch")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="deepresearch",
+        description="Deep research in your terminal: plan, research in parallel, verified "
+        "citations. With no command, opens the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"deepresearch {package_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"engine.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, *, launch_app: Callable[[], int] | None = None
+) -> int:
+    """Parse arguments and run the chosen subcommand, or the app when there is none."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            if launch_app is None:
+                parser.error("the app is not available from this entry point")
+            return launch_app()
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
+    except SettingsError as exc:
+        print(f"deepresearch: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("deepresearch: interrupted", file=sys.stderr)
+        return 130

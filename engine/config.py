@@ -1,0 +1,329 @@
+"""Settings: one validated model, read once from the environment and a `.env` file.
+
+Discovery order for `.env`: the file named by `DEEPRESEARCH_ENV_FILE`, else the first `.env`
+found walking up from the working directory. Real environment variables win over the file.
+Every error names the variable, the bad value and what is allowed, and secrets are `SecretStr`
+so they never appear in a `repr`, a log line or an event.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from dotenv import dotenv_values
+from platformdirs import user_data_dir
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+
+ENV_FILE_VARIABLE = "DEEPRESEARCH_ENV_FILE"
+OFFLINE_MODEL = "offline"
+DEFAULT_ONLINE_MODEL = "gpt-4.1-mini"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_CORPUS = PROJECT_ROOT / "docs" / "samples"
+
+Role = Literal["orchestrator", "researcher", "planner", "writer"]
+ROLES: tuple[Role, ...] = ("orchestrator", "researcher", "planner", "writer")
+SearchProvider = Literal["exa", "local", "none"]
+ResearchMode = Literal["auto", "quick", "deep"]
+
+
+class SettingsError(ValueError):
+    """A setting has a bad value; the message names the variable and what is allowed."""
+
+
+@dataclass(frozen=True)
+class RoleModel:
+    """The model a graph role talks to, after fallbacks are applied."""
+
+    role: Role
+    model: str
+    base_url: str | None
+
+    @property
+    def offline(self) -> bool:
+        return self.model == OFFLINE_MODEL
+
+
+def _count(default: int, *, minimum: int = 1, maximum: int = 10_000, **kw: Any) -> Any:
+    return Field(default=default, ge=minimum, le=maximum, **kw)
+
+
+class Settings(BaseModel):
+    """Every knob of the engine. Field names are the environment variable names, lowercased."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+
+    # Models: each role falls back to the orchestrator's model and base URL.
+    orchestrator_model: str | None = None
+    orchestrator_base_url: str | None = None
+    researcher_model: str | None = None
+    researcher_base_url: str | None = None
+    planner_model: str | None = None
+    planner_base_url: str | None = None
+    writer_model: str | None = None
+    writer_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    llm_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
+    llm_max_retries: int = _count(10, minimum=0, maximum=10)
+    model_max_input_tokens: int = _count(128_000, minimum=1_000, maximum=10_000_000)
+
+    # Search and documents.
+    search_provider: SearchProvider | None = None
+    exa_api_key: SecretStr | None = None
+    exa_base_url: str | None = None
+    documents_path: Path | None = None
+    data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("deepresearch")))
+
+    # Fetching.
+    fetch_allowed_hosts: tuple[str, ...] = ()
+    fetch_max_bytes: int = _count(5_000_000, minimum=1_000, maximum=100_000_000)
+    fetch_timeout_seconds: float = Field(default=20.0, gt=0, le=300)
+
+    # Supervisor and researchers.
+    max_concurrent_research_units: int = _count(4, maximum=64)
+    max_researcher_iterations: int = _count(60)
+    max_react_tool_calls: int = _count(40)
+    researcher_search_budget: int = _count(15)
+    research_unit_timeout_seconds: float = Field(default=600.0, gt=0, le=86_400)
+    planner_searches: int = _count(4, minimum=0, maximum=50)
+    min_evidence_records: int = _count(5, minimum=0)
+    min_source_domains: int = _count(3, minimum=0)
+    supervisor_notes_max_bullets: int = _count(40)
+    supervisor_notes_word_budget: int = _count(1200, minimum=50, maximum=100_000)
+    max_evidence_claims_per_research_unit: int = _count(5)
+    max_source_urls_per_claim: int = _count(5)
+    max_search_results_for_agent: int = _count(8, maximum=100)
+
+    # Quick path.
+    research_mode: ResearchMode = "auto"
+    max_llm_turns: int = _count(10, maximum=200)
+    max_tool_iterations: int = _count(5, minimum=0, maximum=200)
+
+    @field_validator(
+        "orchestrator_model",
+        "researcher_model",
+        "planner_model",
+        "writer_model",
+        "orchestrator_base_url",
+        "researcher_base_url",
+        "planner_base_url",
+        "writer_base_url",
+        "exa_base_url",
+        "search_provider",
+        mode="before",
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("openai_api_key", "exa_api_key", "documents_path", mode="before")
+    @classmethod
+    def _blank_secret_is_unset(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("search_provider", "research_mode", mode="before")
+    @classmethod
+    def _lowercase(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator(
+        "orchestrator_base_url",
+        "researcher_base_url",
+        "planner_base_url",
+        "writer_base_url",
+        "exa_base_url",
+    )
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(("http://", "https://")) or len(value) < 10:
+            raise ValueError("must be an http:// or https:// URL")
+        return value.rstrip("/")
+
+    @field_validator("fetch_allowed_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            hosts = [item.strip().lower() for item in value.split(",") if item.strip()]
+            for host in hosts:
+                if "/" in host or " " in host or "@" in host:
+                    raise ValueError("must be a comma-separated list of host or host:port")
+            return tuple(hosts)
+        return value
+
+    @field_validator("documents_path")
+    @classmethod
+    def _existing_folder(cls, value: Path | None) -> Path | None:
+        if value is None:
+            return None
+        path = value.expanduser()
+        if not path.is_dir():
+            raise ValueError("must be an existing folder of documents")
+        return path
+
+    @field_validator("data_dir", mode="before")
+    @classmethod
+    def _expand_data_dir(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return Path(user_data_dir("deepresearch"))
+        return Path(value).expanduser() if isinstance(value, str) else value
+
+    # ---- resolution of defaults -------------------------------------------------------
+
+    @property
+    def llm_endpoint_configured(self) -> bool:
+        """Whether any LLM endpoint was configured (a key or a base URL)."""
+        if self.orchestrator_model == OFFLINE_MODEL:
+            return False
+        return self.openai_api_key is not None or self.orchestrator_base_url is not None
+
+    @property
+    def offline(self) -> bool:
+        """True when the orchestrator is the built-in offline extractive model."""
+        return self.role_model("orchestrator").offline
+
+    def role_model(self, role: Role) -> RoleModel:
+        """The model and base URL for a role, falling back to the orchestrator's."""
+        orchestrator = self.orchestrator_model
+        if orchestrator is None:
+            orchestrator = DEFAULT_ONLINE_MODEL if self.llm_endpoint_configured else OFFLINE_MODEL
+        if role == "orchestrator":
+            return RoleModel(role, orchestrator, self.orchestrator_base_url)
+        model = getattr(self, f"{role}_model") or orchestrator
+        base_url = getattr(self, f"{role}_base_url") or self.orchestrator_base_url
+        return RoleModel(role, model, base_url)
+
+    @property
+    def resolved_search_provider(self) -> SearchProvider:
+        """Explicit choice wins; else Exa when a key is set; else local documents."""
+        if self.search_provider is not None:
+            return self.search_provider
+        if self.exa_api_key is not None and self.documents_path is None:
+            return "exa"
+        return "local"
+
+    @property
+    def resolved_documents_path(self) -> Path:
+        """The folder the local provider searches: DOCUMENTS_PATH or the bundled samples."""
+        return self.documents_path if self.documents_path is not None else SAMPLE_CORPUS
+
+    @property
+    def sessions_db_path(self) -> Path:
+        return self.data_dir / "sessions.sqlite"
+
+    @property
+    def reports_dir(self) -> Path:
+        return self.data_dir / "reports"
+
+    @property
+    def index_db_path(self) -> Path:
+        return self.data_dir / "index.sqlite"
+
+
+# ---- loading --------------------------------------------------------------------------
+
+_ALLOWED_HINTS: dict[str, str] = {
+    "search_provider": "one of exa, local, none",
+    "research_mode": "one of auto, quick, deep",
+}
+
+
+def find_env_file(environ: Mapping[str, str], cwd: Path) -> Path | None:
+    """The `.env` to read: `DEEPRESEARCH_ENV_FILE`, else the nearest one above `cwd`."""
+    explicit = environ.get(ENV_FILE_VARIABLE)
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise SettingsError(
+                f"{ENV_FILE_VARIABLE}={explicit!r}: no such file; "
+                "allowed: the path of an existing .env file"
+            )
+        return path
+    for folder in (cwd, *cwd.parents):
+        candidate = folder / ".env"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _describe(error: dict[str, Any]) -> str:
+    field = str(error["loc"][0]) if error.get("loc") else "?"
+    variable = field.upper()
+    raw = error.get("input")
+    shown = "<hidden>" if field.endswith("api_key") else repr(raw)
+    allowed = _ALLOWED_HINTS.get(field)
+    message = str(error.get("msg", "invalid value"))
+    message = message.removeprefix("Value error, ")
+    if allowed is None:
+        ctx = error.get("ctx") or {}
+        if "ge" in ctx and "le" in ctx:
+            allowed = f"a number from {ctx['ge']} to {ctx['le']}"
+        elif "gt" in ctx and "le" in ctx:
+            allowed = f"a number above {ctx['gt']} and at most {ctx['le']}"
+        elif "ge" in ctx:
+            allowed = f"a number of at least {ctx['ge']}"
+        elif "le" in ctx:
+            allowed = f"a number of at most {ctx['le']}"
+        else:
+            allowed = message
+    return f"{variable}={shown}: {message}; allowed: {allowed}"
+
+
+def settings_from_mapping(values: Mapping[str, str | None]) -> Settings:
+    """Build settings from NAME=value pairs (environment variable names, any case)."""
+    known = set(Settings.model_fields)
+    data = {
+        key.lower(): value
+        for key, value in values.items()
+        if key.lower() in known and value is not None
+    }
+    try:
+        return Settings(**data)
+    except ValidationError as exc:
+        details = "; ".join(_describe(dict(err)) for err in exc.errors())
+        raise SettingsError(f"invalid setting: {details}") from None
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Settings:
+    """Read settings once: the discovered `.env` first, then the real environment on top."""
+    env = dict(os.environ if environ is None else environ)
+    env_file = find_env_file(env, cwd or Path.cwd())
+    merged: dict[str, str | None] = {}
+    if env_file is not None:
+        merged.update(dotenv_values(env_file))
+    merged.update(env)
+    return settings_from_mapping(merged)
+
+
+def loaded_env_file(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Path | None:
+    """Which `.env` file `load_settings` would read (for `doctor`)."""
+    return find_env_file(dict(os.environ if environ is None else environ), cwd or Path.cwd())
+
+__all__ = [
+    "OFFLINE_MODEL",
+    "ROLES",
+    "SAMPLE_CORPUS",
+    "RoleModel",
+    "Settings",
+    "SettingsError",
+    "find_env_file",
+    "load_settings",
+    "settings_from_mapping",
+]

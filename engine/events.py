@@ -1,0 +1,224 @@
+"""The event contract: one frozen, JSON-serialisable model per fact the engine reports.
+
+The TUI, the headless CLI (`--events out.jsonl`) and the tests consume the same stream. A
+consumer renders these fields and nothing else; it never parses message text to guess state.
+Documented field by field in docs/events.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.citations.evidence import EvidenceRecord
+from engine.schemas import ResearchPlan
+
+OFFLINE_NOTICE = "offline extractive mode: sentences are quoted from retrieved sources"
+
+Phase = Literal[
+    "scoping",
+    "clarifying",
+    "routing",
+    "planning",
+    "plan_review",
+    "researching",
+    "quick_research",
+    "writing",
+    "verifying",
+    "done",
+    "cancelled",
+    "failed",
+]
+UnitStatus = Literal["queued", "running", "completed", "failed", "timed_out", "skipped"]
+GateStatus = Literal["none", "pass", "retry"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SessionStarted(_Event):
+    type: Literal["session_started"] = "session_started"
+    session_id: str
+    question: str
+    mode: Literal["auto", "quick", "deep"] = "auto"
+    offline: bool = False
+    search_provider: Literal["exa", "local", "none"] = "local"
+    resumed: bool = False
+
+
+class PhaseChanged(_Event):
+    type: Literal["phase_changed"] = "phase_changed"
+    phase: Phase
+    detail: str = ""
+
+
+class ClarificationRequested(_Event):
+    type: Literal["clarification_requested"] = "clarification_requested"
+    question: str
+
+
+class PlanProposed(_Event):
+    type: Literal["plan_proposed"] = "plan_proposed"
+    plan: ResearchPlan
+    revision: int = Field(default=1, ge=1)
+    rejected_edit_reason: str | None = None
+
+
+class RouteDecided(_Event):
+    type: Literal["route_decided"] = "route_decided"
+    mode: Literal["quick", "deep"]
+    reason: str = ""
+    overridden: bool = False
+
+
+class ResearchUnitSummary(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    topic: str
+    status: UnitStatus
+    started_at: float | None = None
+    finished_at: float | None = None
+    duration_seconds: float | None = None
+    tool_call_count: int = 0
+    evidence_count: int = 0
+    failure_reason: str | None = None
+
+
+class RuntimeProgress(_Event):
+    type: Literal["runtime_progress"] = "runtime_progress"
+    supervisor_iteration: int = 0
+    dispatched_research_units: int = 0
+    skipped_research_units: int = 0
+    quality_gate_status: GateStatus = "none"
+    quality_gate_reason: str | None = None
+    min_evidence_records: int = 0
+    min_source_domains: int = 0
+    evidence_record_count: int = 0
+    source_domain_count: int = 0
+    source_domains: list[str] = Field(default_factory=list)
+    research_units: list[ResearchUnitSummary] = Field(default_factory=list)
+
+
+class ResearchUnitUpdated(_Event):
+    type: Literal["research_unit_updated"] = "research_unit_updated"
+    unit: ResearchUnitSummary
+
+
+class ToolCalled(_Event):
+    type: Literal["tool_called"] = "tool_called"
+    tool: str
+    call_id: str = ""
+    unit_id: str | None = None
+    status: Literal["started", "succeeded", "failed"] = "succeeded"
+    arguments: str = ""
+    result_summary: str = ""
+    error: str | None = None
+    duration_seconds: float | None = None
+
+
+class EvidenceAdded(_Event):
+    type: Literal["evidence_added"] = "evidence_added"
+    record: EvidenceRecord
+
+
+class MetricRecorded(_Event):
+    type: Literal["metric_recorded"] = "metric_recorded"
+    name: str
+    values: dict[str, int | float | str | bool] = Field(default_factory=dict)
+
+
+class UsageUpdated(_Event):
+    type: Literal["usage_updated"] = "usage_updated"
+    role: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_input_tokens: int = 0
+    total_output_tokens: int = 0
+
+
+class CitationAuditEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int
+    source: str
+    reason: str | None = None
+
+
+class ReportReady(_Event):
+    type: Literal["report_ready"] = "report_ready"
+    report: str
+    mode: Literal["quick", "deep"] = "deep"
+    verification_status: Literal["verified", "unverified"] = "unverified"
+    verification_reason: str = ""
+    kept_citations: list[CitationAuditEntry] = Field(default_factory=list)
+    removed_citations: list[CitationAuditEntry] = Field(default_factory=list)
+    report_path: str | None = None
+    audit_path: str | None = None
+    offline_notice: str | None = None
+
+
+class RunFailed(_Event):
+    type: Literal["run_failed"] = "run_failed"
+    error: str
+    phase: str = ""
+    resumable: bool = True
+    session_id: str = ""
+
+
+class RunFinished(_Event):
+    type: Literal["run_finished"] = "run_finished"
+    session_id: str
+    status: Literal["completed", "cancelled"] = "completed"
+
+
+Event = Annotated[
+    SessionStarted
+    | PhaseChanged
+    | ClarificationRequested
+    | PlanProposed
+    | RouteDecided
+    | RuntimeProgress
+    | ResearchUnitUpdated
+    | ToolCalled
+    | EvidenceAdded
+    | MetricRecorded
+    | UsageUpdated
+    | ReportReady
+    | RunFailed
+    | RunFinished,
+    Field(discriminator="type"),
+]
+
+EVENT_TYPES: tuple[type[_Event], ...] = (
+    SessionStarted,
+    PhaseChanged,
+    ClarificationRequested,
+    PlanProposed,
+    RouteDecided,
+    RuntimeProgress,
+    ResearchUnitUpdated,
+    ToolCalled,
+    EvidenceAdded,
+    MetricRecorded,
+    UsageUpdated,
+    ReportReady,
+    RunFailed,
+    RunFinished,
+)
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(data: str | bytes | dict[str, Any]) -> Event:
+    """Parse one event from JSON text or a decoded mapping; raises `ValidationError`."""
+    if isinstance(data, dict):
+        return _ADAPTER.validate_python(data)
+    return _ADAPTER.validate_json(data)
+
+
+def event_to_json(event: _Event) -> str:
+    """One line of JSON, as written to `--events` files."""
+    return event.model_dump_json()

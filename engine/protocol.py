@@ -1,0 +1,67 @@
+"""What a front end needs from a research session, and what it gets back.
+
+`engine.runner.ResearchSession` implements `SessionDriver`; the TUI and the headless CLI talk
+to it only through this protocol and the events of `engine.events`, so a test can substitute a
+scripted driver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.config import ResearchMode
+from engine.events import Event
+from engine.schemas import PlanDecision
+
+SessionStatus = Literal[
+    "awaiting_clarification",
+    "awaiting_plan_review",
+    "running",
+    "interrupted",
+    "completed",
+    "failed",
+    "cancelled",
+]
+
+
+class SessionInfo(BaseModel):
+    """One saved session, as the sessions list shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session_id: str
+    question: str
+    created_at: str
+    updated_at: str
+    status: SessionStatus
+    mode: str = "auto"
+    report_path: str | None = None
+
+
+class SessionDriver(Protocol):
+    """Drives one session; every method yields the typed events until the run pauses or ends."""
+
+    session_id: str
+
+    def start(self, question: str, *, mode: ResearchMode = "auto") -> AsyncIterator[Event]:
+        """Begin a new run (or a follow-up question in the same session)."""
+        ...
+
+    def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
+        """Resume a run paused on `ClarificationRequested`."""
+        ...
+
+    def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
+        """Resume a run paused on `PlanProposed` (approve, edit, revise or cancel)."""
+        ...
+
+    def resume(self) -> AsyncIterator[Event]:
+        """Continue an interrupted run from its last checkpoint; re-emits a pending pause."""
+        ...
+
+    async def cancel(self) -> None:
+        """Stop the run in progress; the session stays resumable."""
+        ...

@@ -1,0 +1,112 @@
+"""Structured outputs and tool schemas shared by the graph, the models and the UI.
+
+Pure pydantic, no LangChain: the UI and the event contract import these cheaply. Tool names the
+models see are the class names (`ConductResearch`, `ResearchComplete`) or the tool functions'
+names (`search_web`, `fetch_url`, `think_tool`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MIN_TRACKS = 3
+MAX_TRACKS = 6
+MAX_QUERIES_PER_TRACK = 5
+
+
+class ClarifyWithUser(BaseModel):
+    """Decide whether the question needs one clarifying question before research."""
+
+    need_clarification: bool = Field(description="Whether one question must be asked first.")
+    question: str = Field(default="", description="The clarifying question, if needed.")
+    verification: str = Field(
+        default="", description="What will be researched, when no question is needed."
+    )
+
+
+class ResearchBrief(BaseModel):
+    """The question restated as a precise research brief."""
+
+    research_brief: str = Field(description="A detailed brief that guides the research.")
+
+
+class ResearchTrack(BaseModel):
+    """One line of research, mapped to one section of the report."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    title: str = Field(min_length=3, max_length=200, description="What this track researches.")
+    section: str = Field(min_length=3, max_length=200, description="Its report section heading.")
+    queries: list[str] = Field(
+        min_length=1,
+        max_length=MAX_QUERIES_PER_TRACK,
+        description="Search queries for this track.",
+    )
+
+    @field_validator("queries")
+    @classmethod
+    def _queries_not_blank(cls, queries: list[str]) -> list[str]:
+        cleaned = [query.strip() for query in queries]
+        if any(not query for query in cleaned):
+            raise ValueError("a search query is empty")
+        if any(len(query) > 400 for query in cleaned):
+            raise ValueError("a search query is longer than 400 characters")
+        return cleaned
+
+
+class ResearchPlan(BaseModel):
+    """The plan the person reviews: scope, 3–6 tracks, evidence strategy, output format."""
+
+    model_config = ConfigDict(str_strip_whitespace=True)
+
+    scope: str = Field(min_length=3, description="What is in and out of scope.")
+    tracks: list[ResearchTrack] = Field(
+        min_length=MIN_TRACKS, max_length=MAX_TRACKS, description="3 to 6 research tracks."
+    )
+    evidence_strategy: str = Field(default="", description="What counts as good evidence.")
+    output_format: str = Field(default="", description="The shape of the final report.")
+
+    @model_validator(mode="after")
+    def _distinct_sections(self) -> ResearchPlan:
+        seen: set[str] = set()
+        for track in self.tracks:
+            key = track.section.casefold()
+            if key in seen:
+                raise ValueError(f"two tracks share the report section {track.section!r}")
+            seen.add(key)
+        return self
+
+
+class PlanDecision(BaseModel):
+    """How the person resumes plan review."""
+
+    action: Literal["approve", "edit", "revise", "cancel"]
+    plan: ResearchPlan | None = None
+    feedback: str = ""
+
+    @model_validator(mode="after")
+    def _payload_matches_action(self) -> PlanDecision:
+        if self.action == "edit" and self.plan is None:
+            raise ValueError("an edited approval needs the edited plan")
+        if self.action == "revise" and not self.feedback.strip():
+            raise ValueError("a revision needs written feedback")
+        return self
+
+
+class ConductResearch(BaseModel):
+    """Dispatch one researcher on a focused topic."""
+
+    research_topic: str = Field(description="The topic to research, in detail.")
+
+
+class ResearchComplete(BaseModel):
+    """Signal that research is complete (the quality gate decides)."""
+
+
+class RouteDecision(BaseModel):
+    """Whether a question is a quick lookup or needs deep research."""
+
+    mode: Literal["quick", "deep"]
+    reason: str = Field(default="", description="One line explaining the choice.")

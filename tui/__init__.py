@@ -1,0 +1,1 @@
+"""deepresearch terminal UI."""
