@@ -240,6 +240,11 @@ class Settings(BaseModel):
 _ALLOWED_HINTS: dict[str, str] = {
     "search_provider": "one of exa, local, none",
     "research_mode": "one of auto, quick, deep",
+    "fetch_allowed_hosts": "comma-separated host or host:port entries, e.g. intranet.example:8080",
+    **{
+        f"{name}_base_url": "an http:// or https:// URL such as http://localhost:8000/v1"
+        for name in ("orchestrator", "researcher", "planner", "writer", "exa")
+    },
 }
 
 
@@ -261,27 +266,35 @@ def find_env_file(environ: Mapping[str, str], cwd: Path) -> Path | None:
     return None
 
 
+def _allowed_for(field: str) -> str:
+    """What a field accepts, read from its declared type and bounds."""
+    if field in _ALLOWED_HINTS:
+        return _ALLOWED_HINTS[field]
+    info = Settings.model_fields.get(field)
+    if info is None:
+        return "a valid value"
+    bounds: dict[str, Any] = {}
+    for item in info.metadata:
+        for name in ("ge", "gt", "le"):
+            if getattr(item, name, None) is not None:
+                bounds[name] = getattr(item, name)
+    annotation = str(info.annotation)
+    kind = "an integer" if "int" in annotation else "a number"
+    if "ge" in bounds and "le" in bounds:
+        return f"{kind} from {bounds['ge']} to {bounds['le']}"
+    if "gt" in bounds and "le" in bounds:
+        return f"{kind} above {bounds['gt']} and at most {bounds['le']}"
+    if "Path" in annotation:
+        return "a folder path"
+    return "a valid value"
+
+
 def _describe(error: dict[str, Any]) -> str:
     field = str(error["loc"][0]) if error.get("loc") else "?"
-    variable = field.upper()
     raw = error.get("input")
     shown = "<hidden>" if field.endswith("api_key") else repr(raw)
-    allowed = _ALLOWED_HINTS.get(field)
-    message = str(error.get("msg", "invalid value"))
-    message = message.removeprefix("Value error, ")
-    if allowed is None:
-        ctx = error.get("ctx") or {}
-        if "ge" in ctx and "le" in ctx:
-            allowed = f"a number from {ctx['ge']} to {ctx['le']}"
-        elif "gt" in ctx and "le" in ctx:
-            allowed = f"a number above {ctx['gt']} and at most {ctx['le']}"
-        elif "ge" in ctx:
-            allowed = f"a number of at least {ctx['ge']}"
-        elif "le" in ctx:
-            allowed = f"a number of at most {ctx['le']}"
-        else:
-            allowed = message
-    return f"{variable}={shown}: {message}; allowed: {allowed}"
+    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"{field.upper()}={shown}: {message}; allowed: {_allowed_for(field)}"
 
 
 def settings_from_mapping(values: Mapping[str, str | None]) -> Settings:
