@@ -1,0 +1,70 @@
+"""The researcher middleware stack, and the same guards around the hand-built nodes' calls."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain.agents.middleware.types import AgentMiddleware
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+
+from engine.config import Settings
+from engine.middleware.empty_content import EmptyToolContentMiddleware, fill_empty_tool_messages
+from engine.middleware.retry import ModelRetryMiddleware, RetryPolicy, acall_with_retries
+from engine.middleware.tool_names import (
+    ToolNameSanitizationMiddleware,
+    sanitize_tool_calls,
+    tool_names,
+)
+
+
+def retry_policy(settings: Settings) -> RetryPolicy:
+    """The retry policy the settings ask for (`LLM_MAX_RETRIES`)."""
+    return RetryPolicy(max_retries=settings.llm_max_retries)
+
+
+def researcher_middleware(
+    settings: Settings, *, policy: RetryPolicy | None = None
+) -> list[AgentMiddleware]:
+    """Middleware for each researcher agent, outermost first: empty content, names, retries."""
+    return [
+        EmptyToolContentMiddleware(),
+        ToolNameSanitizationMiddleware(),
+        ModelRetryMiddleware(policy or retry_policy(settings)),
+    ]
+
+
+async def guarded_tool_call(
+    model: BaseChatModel,
+    tools: Sequence[Any],
+    messages: Sequence[BaseMessage],
+    *,
+    policy: RetryPolicy,
+) -> AIMessage:
+    """Call a model bound to `tools` with the researcher guards applied by hand."""
+    bound = model.bind_tools(list(tools))
+    prompt = fill_empty_tool_messages(list(messages))
+
+    async def call() -> Any:
+        return await bound.ainvoke(prompt)
+
+    reply = await acall_with_retries(call, policy)
+    if not isinstance(reply, AIMessage):
+        reply = AIMessage(content=str(getattr(reply, "content", reply)))
+    return sanitize_tool_calls(reply, tool_names(tools))
+
+
+async def guarded_text_call(
+    model: BaseChatModel, messages: Sequence[BaseMessage], *, policy: RetryPolicy
+) -> AIMessage:
+    """A plain (tool-less) model call with retries and empty-content repair."""
+    prompt = fill_empty_tool_messages(list(messages))
+
+    async def call() -> Any:
+        return await model.ainvoke(prompt)
+
+    reply = await acall_with_retries(call, policy)
+    if not isinstance(reply, AIMessage):
+        reply = AIMessage(content=str(getattr(reply, "content", reply)))
+    return reply

@@ -1,0 +1,85 @@
+"""Structured output that fails validation gets one more try, with the error shown to the model.
+
+Before giving up on a reply, a mangled tool name (`clarify_with_user` for `ClarifyWithUser`)
+is repaired with the same logic as every other tool call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from pydantic import BaseModel, ValidationError
+
+from engine.middleware.empty_content import fill_empty_tool_messages
+from engine.middleware.retry import RetryPolicy, acall_with_retries
+from engine.middleware.tool_names import resolve_tool_name
+
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+
+class StructuredOutputError(RuntimeError):
+    """The model did not produce a valid reply for the schema, even after a corrected retry."""
+
+
+def _salvage(raw: Any, schema: type[SchemaT]) -> tuple[SchemaT | None, str]:
+    """Validate the raw reply's tool call (repairing its name); the error text when it fails."""
+    if not isinstance(raw, AIMessage) or not raw.tool_calls:
+        return None, f"the reply did not call {schema.__name__}"
+    for call in raw.tool_calls:
+        if resolve_tool_name(call["name"], [schema.__name__]) == schema.__name__:
+            try:
+                return schema.model_validate(call["args"]), ""
+            except ValidationError as exc:
+                return None, _short_error(exc)
+    return None, f"the reply called {raw.tool_calls[0]['name']!r} instead of {schema.__name__}"
+
+
+def _short_error(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in error.get("loc", ())) or "reply"
+        parts.append(f"{where}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+async def invoke_structured(
+    model: BaseChatModel,
+    schema: type[SchemaT],
+    messages: Sequence[BaseMessage],
+    *,
+    policy: RetryPolicy,
+) -> SchemaT:
+    """Ask `model` for a `schema` instance; retry once showing the validation error."""
+    structured = model.with_structured_output(schema, include_raw=True)
+    conversation = fill_empty_tool_messages(list(messages))
+    error = ""
+    for attempt in range(2):
+        if attempt:
+            conversation = [
+                *conversation,
+                HumanMessage(
+                    content=f"Your previous reply was not valid for {schema.__name__}: {error}. "
+                    f"Reply again by calling {schema.__name__} with arguments that satisfy "
+                    "its schema."
+                ),
+            ]
+        prompt = conversation
+
+        async def call(prompt: list[BaseMessage] = prompt) -> Any:
+            return await structured.ainvoke(prompt)
+
+        result = await acall_with_retries(call, policy)
+        parsed = result.get("parsed") if isinstance(result, dict) else result
+        if isinstance(parsed, schema):
+            return parsed
+        raw = result.get("raw") if isinstance(result, dict) else None
+        salvaged, error = _salvage(raw, schema)
+        if salvaged is not None:
+            return salvaged
+        parsing_error = result.get("parsing_error") if isinstance(result, dict) else None
+        if isinstance(parsing_error, ValidationError):
+            error = _short_error(parsing_error)
+    raise StructuredOutputError(f"the model gave no valid {schema.__name__} reply ({error})")

@@ -1,0 +1,84 @@
+"""Graph state: the main research graph's state and the supervisor subgraph's own schema.
+
+Plain TypedDicts of JSON-friendly values (plans, records and the source registry are stored as
+dicts) so every checkpoint serialises cleanly and a second process can resume it. Reducers:
+messages accumulate; within the supervisor loop notes, raw notes, the ledger and research-unit
+results accumulate too, while the main graph overwrites them so a follow-up question never
+inherits stale copies. `langgraph.types.Overwrite` resets an accumulating channel on a topic
+shift.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from engine.citations.registry import merge_registry_dicts
+
+
+def merge_units(
+    left: dict[str, dict[str, Any]] | None, right: dict[str, dict[str, Any]] | None
+) -> dict[str, dict[str, Any]]:
+    """Research-unit results keyed by unit id; a later write for the same id replaces it."""
+    merged = dict(left or {})
+    merged.update(right or {})
+    return merged
+
+
+class ResearchState(TypedDict, total=False):
+    """State of the main graph, one thread per session."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+    previous_question: str
+    mode: str
+    route: str
+    route_reason: str
+    clarification_asked: bool
+    research_brief: str
+    plan: dict[str, Any] | None
+    plan_revision: int
+    plan_status: str
+    rejected_edit_reason: str | None
+    # Research results: overwritten at this level (the supervisor returns complete lists).
+    supervisor_messages: list[AnyMessage]
+    notes: list[str]
+    raw_notes: list[str]
+    evidence_ledger: list[dict[str, Any]]
+    research_units: dict[str, dict[str, Any]]
+    registry: dict[str, Any]
+    final_report: str
+    verified_report: str
+    audit: dict[str, Any]
+    report_path: str | None
+    audit_path: str | None
+    status: str
+
+
+class SupervisorState(TypedDict, total=False):
+    """State of the `supervisor ⇄ supervisor_tools` loop."""
+
+    supervisor_messages: Annotated[list[AnyMessage], add_messages]
+    research_brief: str
+    plan: dict[str, Any] | None
+    notes: Annotated[list[str], operator.add]
+    raw_notes: Annotated[list[str], operator.add]
+    evidence_ledger: Annotated[list[dict[str, Any]], operator.add]
+    registry: Annotated[dict[str, Any], merge_registry_dicts]
+    research_units: Annotated[dict[str, dict[str, Any]], merge_units]
+    research_iterations: int
+    supervisor_iteration: int
+    gate_status: str
+    gate_reason: str | None
+    pending_dispatch: list[dict[str, Any]]
+
+
+class UnitInput(TypedDict):
+    """What `supervisor_tools` sends to one `research_unit` task."""
+
+    unit_id: str
+    topic: str
+    call_id: str
