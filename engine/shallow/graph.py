@@ -1,0 +1,185 @@
+"""The shallow researcher: a two-node `agent ⇄ tools` LangGraph loop with a hard budget.
+
+Each agent turn renders the prompt, compacts the request to fit the model window and calls the
+model with the tools bound. Every tool call the model asks for counts against
+`MAX_TOOL_ITERATIONS` (parallel calls one each; calls beyond what is left are dropped), and
+every model call against `MAX_LLM_TURNS`. Once either is spent the synthesis anchor is appended
+as the last message and the model is called without tools, so the run always ends with an
+answer well inside the recursion limit. The final state's last `AIMessage` is the cited answer;
+the caller verifies its citations exactly like a deep report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.tools import BaseTool
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+
+from engine.config import Settings
+from engine.emit import emit
+from engine.events import MetricRecorded
+from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
+from engine.shallow.compaction import compact_messages, context_char_budget, text_of
+from engine.shallow.prompt import render_shallow_prompt, tools_info_from
+from engine.shallow.state import ShallowResearchState
+
+GRAPH_NAME = "quick_research"
+# A reflection tool costs a whole round trip; the quick path trades it for speed.
+QUICK_PATH_EXCLUDED_TOOLS = frozenset({"think_tool"})
+TOOL_FAILURE_MESSAGE = (
+    "This tool call failed. Try a different query or source, or answer from what you have."
+)
+EMPTY_ANSWER = "The model wrote no answer to this question. Try deep research for it."
+BUDGET_METRIC = "quick_research_budget"
+
+
+def _tool_failure(error: Exception) -> str:
+    # The model sees only a generic message: provider text and hosts stay out of prompts.
+    return TOOL_FAILURE_MESSAGE
+
+
+def quick_path_tools(tools: Sequence[BaseTool]) -> list[BaseTool]:
+    """The tools the quick path binds: the given ones minus the reflection tool."""
+    return [tool for tool in tools if tool.name not in QUICK_PATH_EXCLUDED_TOOLS]
+
+
+def _selected_tools(state: ShallowResearchState, tools: list[BaseTool]) -> list[BaseTool]:
+    """Tools narrowed to the data sources the person selected (tool names), if any."""
+    sources = state.get("data_sources")
+    if not sources:
+        return tools
+    return [tool for tool in tools if tool.name in sources]
+
+
+def _as_ai_message(message: BaseMessage) -> AIMessage:
+    if isinstance(message, AIMessage):
+        return message
+    return AIMessage(content=text_of(message))
+
+
+def _without_raw_tool_calls(message: AIMessage) -> dict[str, Any]:
+    # Provider adapters fall back to these raw copies when `tool_calls` is empty.
+    return {
+        key: value
+        for key, value in message.additional_kwargs.items()
+        if key not in ("tool_calls", "function_call")
+    }
+
+
+def _capped(message: AIMessage, remaining: int) -> AIMessage:
+    """The reply with no more tool calls than the budget has left."""
+    if len(message.tool_calls) <= remaining:
+        return message
+    return message.model_copy(
+        update={
+            "tool_calls": message.tool_calls[:remaining],
+            "additional_kwargs": _without_raw_tool_calls(message),
+        }
+    )
+
+
+def _answer_only(message: AIMessage) -> AIMessage:
+    """The reply as a final answer: any tool calls a model made anyway are discarded."""
+    update: dict[str, Any] = {}
+    raw_calls = "tool_calls" in message.additional_kwargs
+    if message.tool_calls or message.invalid_tool_calls or raw_calls:
+        update = {
+            "tool_calls": [],
+            "invalid_tool_calls": [],
+            "additional_kwargs": _without_raw_tool_calls(message),
+        }
+    if not text_of(message).strip():
+        update["content"] = EMPTY_ANSWER
+    return message.model_copy(update=update) if update else message
+
+
+def final_answer(state: ShallowResearchState) -> str:
+    """The text of the last assistant message: the quick path's cited answer."""
+    for message in reversed(state["messages"]):
+        if isinstance(message, AIMessage):
+            return text_of(message)
+    return ""
+
+
+def build_shallow_graph(
+    model: BaseChatModel,
+    tools: list[BaseTool],
+    settings: Settings,
+    *,
+    available_documents: list[str] | None = None,
+    max_context_chars: int | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the bounded quick-path loop.
+
+    Args:
+        model: The chat model; `bind_tools` is called on it while budget remains.
+        tools: Research tools (`search_web`, `fetch_url`; `think_tool` is left out).
+        settings: Supplies `max_llm_turns`, `max_tool_iterations` and the model window.
+        available_documents: Document names the prompt lists when the state names none.
+        max_context_chars: Request size cap for compaction; defaults to the model window.
+        clock: Source of the current date for the prompt (tests pin it).
+    """
+    bound_tools = quick_path_tools(tools)
+    budget = ShallowBudget.from_settings(settings)
+    char_budget = max_context_chars or context_char_budget(settings)
+    now = clock or (lambda: datetime.now().astimezone())
+
+    async def agent(state: ShallowResearchState) -> dict[str, Any]:
+        iterations = state.get("tool_iterations") or 0
+        turns = state.get("llm_turns") or 0
+        usable = _selected_tools(state, bound_tools)
+        exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
+        prompt = render_shallow_prompt(
+            tools_info=state.get("tools_info") or tools_info_from(usable),
+            now=now(),
+            available_documents=state.get("available_documents") or available_documents or (),
+            collection_name=state.get("collection_name"),
+            user_info=state.get("user_info"),
+        )
+        request: list[BaseMessage] = [SystemMessage(content=prompt), *state["messages"]]
+        if exhausted:
+            # Last in the window, where a model is least likely to overlook it.
+            request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
+        request = compact_messages(request, char_budget)
+        with_tools = bool(usable) and not exhausted
+        runnable = model.bind_tools(usable) if with_tools else model
+        reply = _as_ai_message(await runnable.ainvoke(request))
+        if with_tools:
+            reply = _capped(reply, budget.remaining_tool_calls(iterations))
+        if not with_tools or not reply.tool_calls:
+            reply = _answer_only(reply)
+        spent = iterations + len(reply.tool_calls)
+        if not reply.tool_calls:
+            emit(
+                MetricRecorded(
+                    name=BUDGET_METRIC,
+                    values={
+                        "tool_iterations": spent,
+                        "max_tool_iterations": budget.max_tool_iterations,
+                        "llm_turns": turns + 1,
+                        "max_llm_turns": budget.max_llm_turns,
+                        "synthesis_forced": exhausted,
+                    },
+                )
+            )
+        return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
+
+    graph = StateGraph(ShallowResearchState)
+    graph.add_node("agent", agent)
+    graph.add_edge(START, "agent")
+    if bound_tools:
+        graph.add_node("tools", ToolNode(bound_tools, handle_tool_errors=_tool_failure))
+        graph.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
+        graph.add_edge("tools", "agent")
+    else:
+        graph.add_edge("agent", END)
+    compiled = graph.compile(name=GRAPH_NAME)
+    return compiled.with_config(recursion_limit=shallow_recursion_limit(settings))

@@ -1,0 +1,109 @@
+"""The quick path's system prompt: tools, the current date, documents and query rewriting."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+# First line of the prompt; a deterministic model can recognise the quick path by it.
+QUICK_PROMPT_MARKER = "You are the quick-answer researcher."
+WEB_SEARCH_TOOL = "search_web"
+_MAX_TOOL_DESCRIPTION = 300
+_MAX_DOCUMENTS_LISTED = 50
+
+
+def tools_info_from(tools: Sequence[BaseTool]) -> list[dict[str, str]]:
+    """Name and a one-paragraph description of each tool, as the prompt lists them."""
+    info = []
+    for tool in tools:
+        description = " ".join((tool.description or "").split())
+        if len(description) > _MAX_TOOL_DESCRIPTION:
+            description = description[: _MAX_TOOL_DESCRIPTION - 1].rstrip() + "…"
+        info.append({"name": tool.name, "description": description})
+    return info
+
+
+def _tools_section(tools_info: Sequence[Mapping[str, str]]) -> list[str]:
+    if not tools_info:
+        return ["## Tools", "No tools are available: answer from the conversation alone."]
+    lines = ["## Tools"]
+    lines += [f"- {tool['name']}: {tool.get('description', '')}".rstrip() for tool in tools_info]
+    return lines
+
+
+def _query_rewriting_section(year: int) -> list[str]:
+    return [
+        "## Query rewriting",
+        f"Before every {WEB_SEARCH_TOOL} call, rewrite the question into a search-friendly "
+        "query that states the context the person assumed but did not say:",
+        f"- Time: for questions about something upcoming, next, latest, newest or current, "
+        f"add the current year ({year}) to the query.",
+        "- Topic: expand vague shorthand with the obvious topic or scope (an acronym with its "
+        'field, "the release" with the product it refers to).',
+        "Keep each query under 12 words. Independent searches go in one turn, in parallel.",
+    ]
+
+
+def _documents_section(
+    available_documents: Sequence[str], collection_name: str | None
+) -> list[str]:
+    if not available_documents and not collection_name:
+        return []
+    lines = ["## Available documents"]
+    if collection_name:
+        lines.append(f"Knowledge collection: {collection_name}")
+    shown = list(available_documents)[:_MAX_DOCUMENTS_LISTED]
+    lines += [f"- {document}" for document in shown]
+    hidden = len(available_documents) - len(shown)
+    if hidden > 0:
+        lines.append(f"- … and {hidden} more")
+    return lines
+
+
+def _user_section(user_info: Mapping[str, Any] | None) -> list[str]:
+    if not user_info:
+        return []
+    lines = ["## About the person asking"]
+    lines += [f"- {key}: {value}" for key, value in user_info.items() if value not in (None, "")]
+    return lines if len(lines) > 1 else []
+
+
+_ANSWER_RULES = [
+    "## How to answer",
+    "- Spend few tool calls: search, read a page only when the snippets are not enough, and "
+    "stop as soon as you can answer.",
+    "- Answer directly and briefly; cite every factual claim with numbered citations [1], [2] "
+    "in order of first use.",
+    "- Cite only URLs or document keys that a tool returned in this conversation; never "
+    "invent a source.",
+    '- End with a "## References" section: one line per number, "[n] Title — URL".',
+    "- If the sources do not answer the question, say so plainly instead of guessing.",
+]
+
+
+def render_shallow_prompt(
+    *,
+    tools_info: Sequence[Mapping[str, str]],
+    now: datetime,
+    available_documents: Sequence[str] = (),
+    collection_name: str | None = None,
+    user_info: Mapping[str, Any] | None = None,
+) -> str:
+    """The system prompt for one quick-path model call."""
+    sections: list[list[str]] = [
+        [
+            QUICK_PROMPT_MARKER,
+            "Answer the person's question quickly and accurately from sources you retrieve.",
+            f"Current date: {now.strftime('%A, %B %d, %Y')}",
+        ],
+        _tools_section(tools_info),
+    ]
+    if any(tool.get("name") == WEB_SEARCH_TOOL for tool in tools_info):
+        sections.append(_query_rewriting_section(now.year))
+    sections.append(_documents_section(available_documents, collection_name))
+    sections.append(_user_section(user_info))
+    sections.append(_ANSWER_RULES)
+    return "\n\n".join("\n".join(section) for section in sections if section)
