@@ -1,0 +1,195 @@
+"""A read-only view of the conversation the offline model is given.
+
+The model decides everything from the messages and the bound tool schemas, so every question it
+asks of them lives here: which tools are bound, what was already called, what came back, what the
+person asked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+
+_QUESTION_LINE_RE = re.compile(
+    r"^\s*(?:#+\s*)?(?:\*\*)?(?:research question|user question|original question|question)"
+    r"(?:\*\*)?\s*:\s*(?P<text>\S.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_QUESTION_TAG_RE = re.compile(r"<question>\s*(?P<text>.+?)\s*</question>", re.DOTALL | re.I)
+_BUFFER_HUMAN_RE = re.compile(r"^(?:Human|User):\s*(?P<text>\S.*)$", re.MULTILINE)
+_NO_MORE_TOOLS_RE = re.compile(
+    r"no (?:more|further) tool calls|budget (?:is )?(?:exhausted|spent)|do not call (?:any )?tools",
+    re.IGNORECASE,
+)
+
+
+def message_text(message: BaseMessage) -> str:
+    """The plain text of a message, whatever shape its content has."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A bound tool, reduced to what the model needs: its name and argument names."""
+
+    name: str
+    parameters: dict[str, Any]
+
+    @property
+    def argument_names(self) -> list[str]:
+        properties = self.parameters.get("properties") or {}
+        return list(properties)
+
+    def first_string_argument(self, preferred: tuple[str, ...]) -> str:
+        """The argument to put text in: a preferred name if present, else the first string."""
+        properties = self.parameters.get("properties") or {}
+        for name in preferred:
+            if name in properties:
+                return name
+        for name, schema in properties.items():
+            if isinstance(schema, dict) and schema.get("type") == "string":
+                return str(name)
+        return preferred[0]
+
+
+def tool_specs(tools: list[dict[str, Any]] | None) -> list[ToolSpec]:
+    """Bound tools in OpenAI function format, as `bind_tools` and the chat API carry them."""
+    specs: list[ToolSpec] = []
+    for tool in tools or []:
+        function = tool.get("function", tool) if isinstance(tool, dict) else {}
+        name = function.get("name")
+        if isinstance(name, str) and name:
+            specs.append(ToolSpec(name=name, parameters=dict(function.get("parameters") or {})))
+    return specs
+
+
+@dataclass(frozen=True)
+class PastCall:
+    """A tool call the model made earlier in this conversation, with its answer if any."""
+
+    id: str
+    name: str
+    args: dict[str, Any]
+    answer: str | None
+
+
+class Conversation:
+    """Questions the offline model asks of its input messages."""
+
+    def __init__(self, messages: list[BaseMessage]) -> None:
+        self.messages = messages
+
+    @property
+    def prompt_messages(self) -> list[BaseMessage]:
+        """System and human messages: where the graph puts instructions and context."""
+        return [m for m in self.messages if isinstance(m, SystemMessage | HumanMessage)]
+
+    @property
+    def prompt_text(self) -> str:
+        return "\n\n".join(message_text(m) for m in self.prompt_messages)
+
+    @property
+    def all_text(self) -> str:
+        return "\n\n".join(message_text(m) for m in self.messages)
+
+    @property
+    def human_texts(self) -> list[str]:
+        return [message_text(m) for m in self.messages if isinstance(m, HumanMessage)]
+
+    @property
+    def ai_turns(self) -> int:
+        return sum(isinstance(m, AIMessage) for m in self.messages)
+
+    def past_calls(self) -> list[PastCall]:
+        """Every tool call in earlier AI messages, in order, joined to its ToolMessage."""
+        answers: dict[str, str] = {}
+        for message in self.messages:
+            if isinstance(message, ToolMessage):
+                answers[message.tool_call_id] = message_text(message)
+        calls: list[PastCall] = []
+        for message in self.messages:
+            if not isinstance(message, AIMessage):
+                continue
+            for call in message.tool_calls:
+                call_id = call.get("id") or ""
+                calls.append(
+                    PastCall(
+                        id=call_id,
+                        name=call["name"],
+                        args=dict(call.get("args") or {}),
+                        answer=answers.get(call_id),
+                    )
+                )
+        return calls
+
+    def tool_outputs(self) -> list[tuple[str, str]]:
+        """(tool name, content) of every ToolMessage, in order."""
+        names = {call.id: call.name for call in self.past_calls()}
+        outputs: list[tuple[str, str]] = []
+        for message in self.messages:
+            if isinstance(message, ToolMessage):
+                name = message.name or names.get(message.tool_call_id, "")
+                outputs.append((name, message_text(message)))
+        return outputs
+
+    def last_tool_message(self) -> str | None:
+        """Content of the newest ToolMessage, when one came after the last AI turn."""
+        for message in reversed(self.messages):
+            if isinstance(message, ToolMessage):
+                return message_text(message)
+            if isinstance(message, AIMessage):
+                return None
+        return None
+
+    def tools_forbidden(self) -> bool:
+        """Whether the newest instruction says the tool budget is spent."""
+        for message in reversed(self.messages):
+            if isinstance(message, HumanMessage | SystemMessage):
+                return bool(_NO_MORE_TOOLS_RE.search(message_text(message)))
+            if isinstance(message, AIMessage):
+                return False
+        return False
+
+    def question(self) -> str:
+        """The person's question, found by the conventions prompts use, else the human turn."""
+        text = self.prompt_text
+        labelled = [m.group("text").strip() for m in _QUESTION_LINE_RE.finditer(text)]
+        if labelled:
+            return labelled[-1]
+        tagged = _QUESTION_TAG_RE.findall(text)
+        if tagged:
+            return " ".join(tagged[-1].split())
+        buffered = [m.group("text").strip() for m in _BUFFER_HUMAN_RE.finditer(text)]
+        if buffered:
+            return " ".join(buffered)
+        humans = [t.strip() for t in self.human_texts if t.strip()]
+        if not humans:
+            return " ".join(text.split())[:400]
+        if len(humans) > 1 and len(humans[-1]) < 400:
+            # A clarification answer follows the question: together they are the question.
+            return " ".join(h for h in humans if len(h) < 400)
+        return humans[-1] if len(humans[-1]) < 400 else humans[-1].splitlines()[0][:400]
+
+
+def dumps_args(args: dict[str, Any]) -> str:
+    """Tool-call arguments as JSON, keys sorted so identical calls serialise identically."""
+    return json.dumps(args, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,127 @@
+"""The offline model's policy: which role it plays, decided from what it is given.
+
+`respond(messages, tools, structured=None)` is the whole decision, pure and deterministic. The
+chat model (engine/models/offline.py) and the OpenAI-compatible test server both call it, so a
+run through `ChatOpenAI` and a run with the model in-process take the same steps.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from engine.models.offline_conversation import Conversation, ToolSpec, tool_specs
+from engine.models.offline_plan import (
+    brief_for,
+    clarifying_question,
+    needs_clarification,
+    plan_for,
+    route_for,
+)
+from engine.models.offline_reply import OfflineReply, make_calls
+from engine.models.offline_research import answer_from_tools, research_turn, supervisor_turn
+from engine.models.offline_text import quotable, split_sentences
+from engine.models.offline_writer import write_report
+from engine.prompt_blocks import LEDGER_HEADER
+
+STRUCTURED_SCHEMAS = ("ClarifyWithUser", "ResearchBrief", "ResearchPlan", "RouteDecision")
+_RESEARCH_TOOLS = {"search_web", "fetch_url"}
+
+
+def structured_target(
+    tools: list[ToolSpec], tool_choice: Any = None, ls_format: Any = None
+) -> str | None:
+    """The schema a structured-output call wants filled, if this is one."""
+    if isinstance(tool_choice, dict):
+        name = (tool_choice.get("function") or {}).get("name") or tool_choice.get("name")
+        if name in STRUCTURED_SCHEMAS:
+            return str(name)
+    if isinstance(tool_choice, str) and tool_choice in STRUCTURED_SCHEMAS:
+        return tool_choice
+    names = [tool.name for tool in tools]
+    if len(names) == 1 and names[0] in STRUCTURED_SCHEMAS:
+        return names[0]
+    if isinstance(ls_format, dict):
+        schema = ls_format.get("schema")
+        name = getattr(schema, "__name__", None)
+        if name in STRUCTURED_SCHEMAS:
+            return str(name)
+    return None
+
+
+def structured_args(schema: str, conversation: Conversation) -> dict[str, Any]:
+    """Arguments that fill one of the graph's structured schemas."""
+    question = conversation.question()
+    if schema == "ClarifyWithUser":
+        asked = conversation.ai_turns > 0 or len(conversation.human_texts) > 1
+        if needs_clarification(question, already_asked=asked):
+            return {
+                "need_clarification": True,
+                "question": clarifying_question(question),
+                "verification": "",
+            }
+        return {
+            "need_clarification": False,
+            "question": "",
+            "verification": f"I will research: {question}",
+        }
+    if schema == "ResearchBrief":
+        return {"research_brief": brief_for(question)}
+    if schema == "RouteDecision":
+        mode, reason = route_for(question)
+        return {"mode": mode, "reason": reason}
+    plan = plan_for(question, conversation.prompt_text)
+    return plan.model_dump()
+
+
+def _short_reply(conversation: Conversation) -> OfflineReply:
+    """Anything else: the first quotable sentences of the newest human message."""
+    texts = conversation.human_texts or [conversation.all_text]
+    sentences = [s for s in split_sentences(texts[-1]) if quotable(s)][:3]
+    content = " ".join(sentences) or " ".join(texts[-1].split()[:40])
+    return OfflineReply(content=content, role="reply")
+
+
+def respond(
+    messages: list[BaseMessage],
+    tools: list[dict[str, Any]] | None = None,
+    *,
+    structured: str | None = None,
+    tool_choice: Any = None,
+    ls_format: Any = None,
+) -> OfflineReply:
+    """The offline model's next turn for this conversation and these bound tools."""
+    conversation = Conversation(messages)
+    specs = tool_specs(tools)
+    schema = structured or structured_target(specs, tool_choice, ls_format)
+    if schema is not None:
+        args = structured_args(schema, conversation)
+        if structured is not None:
+            # JSON-schema structured output (response_format): the arguments are the content.
+            return OfflineReply(content=json.dumps(args), role=schema)
+        return OfflineReply(
+            tool_calls=make_calls(conversation.ai_turns, [(schema, args)]), role=schema
+        )
+    names = {spec.name for spec in specs}
+    if "ConductResearch" in names:
+        return supervisor_turn(conversation, specs)
+    if names & _RESEARCH_TOOLS:
+        return research_turn(conversation, specs)
+    if LEDGER_HEADER in conversation.prompt_text:
+        return write_report(conversation)
+    if conversation.tool_outputs():
+        return answer_from_tools(conversation)
+    return _short_reply(conversation)
+
+
+def to_ai_message(reply: OfflineReply) -> AIMessage:
+    """The reply as a LangChain message, tool calls included."""
+    return AIMessage(
+        content=reply.content,
+        tool_calls=[
+            {"name": call.name, "args": call.args, "id": call.id, "type": "tool_call"}
+            for call in reply.tool_calls
+        ],
+    )

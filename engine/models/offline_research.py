@@ -1,0 +1,232 @@
+"""The research roles of the offline model: the researcher's tool loop and the supervisor.
+
+Researcher: search every query of its topic (parallel calls, one turn), fetch the best one or
+two URL results, then answer with extractive notes. Supervisor: one `ConductResearch` per plan
+track, `ResearchComplete` once each has an answer, broadened follow-ups when the quality gate
+rejects, for a bounded number of rounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.models.offline_conversation import Conversation, ToolSpec
+from engine.models.offline_extract import answer_text, best_quotes, notes_text
+from engine.models.offline_plan import subject_of
+from engine.models.offline_reply import OfflineReply, make_calls
+from engine.models.offline_sources import SourcePool
+from engine.models.offline_text import content_words, score, terms
+from engine.prompt_blocks import parse_plan_tracks
+from engine.schemas import ResearchTrack
+
+SEARCH_TOOL = "search_web"
+FETCH_TOOL = "fetch_url"
+MAX_SEARCHES = 5
+MAX_FETCHES = 2
+NOTES_SENTENCES = 6
+ANSWER_SENTENCES = 5
+MAX_FOLLOW_UP_ROUNDS = 2
+MAX_SUPERVISOR_TURNS = 12
+REJECTION_PREFIX = "[ResearchComplete rejected:"
+TOPIC_LABEL = "Research track:"
+_QUERIES_RE = re.compile(r"^\s*Queries:\s*(?P<queries>\S.*)$", re.MULTILINE)
+_TOPIC_RE = re.compile(r"^\s*Research track:\s*(?P<title>\S.*)$", re.MULTILINE)
+_SKIPPED_RE = re.compile(r"\bskipped\b|not dispatched|not started|concurrency limit", re.I)
+
+
+# ---- researcher ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResearchTopic:
+    """What a researcher was asked: a title and the queries to search."""
+
+    title: str
+    queries: tuple[str, ...]
+    from_plan: bool
+
+    @property
+    def scoring_text(self) -> str:
+        return " ".join([self.title, *self.queries])
+
+
+def topic_of(conversation: Conversation) -> ResearchTopic:
+    """The topic of a `ConductResearch` text (`Research track:`, `Queries:`), else the question."""
+    text = "\n".join(conversation.human_texts) or conversation.prompt_text
+    # The newest labelled lines win: a follow-up turn may restate the topic.
+    queries_match = _last(_QUERIES_RE.finditer(text))
+    title_match = _last(_TOPIC_RE.finditer(text))
+    if queries_match is not None:
+        queries = tuple(q.strip() for q in queries_match.group("queries").split(" | ") if q.strip())
+        title = title_match.group("title").strip() if title_match else queries[0]
+        return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True)
+    question = conversation.question()
+    subject = subject_of(question) or question[:200]
+    words = subject.split()
+    derived = [subject]
+    if len(words) > 3:
+        derived.append(" ".join(words[:3]))
+    return ResearchTopic(question, tuple(derived), from_plan=False)
+
+
+def _last(matches: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    found = None
+    for found in matches:  # noqa: B007 - only the last match is wanted
+        pass
+    return found
+
+
+def _spec(tools: list[ToolSpec], name: str) -> ToolSpec | None:
+    return next((tool for tool in tools if tool.name == name), None)
+
+
+def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+    """Next researcher step: search, fetch, or answer with cited extractive notes."""
+    topic = topic_of(conversation)
+    pool = SourcePool()
+    for name, content in conversation.tool_outputs():
+        pool.add_tool_output(name, content)
+    calls = conversation.past_calls()
+    turn = conversation.ai_turns
+    can_call = not conversation.tools_forbidden()
+
+    search = _spec(tools, SEARCH_TOOL) if can_call else None
+    if search is not None:
+        argument = search.first_string_argument(("query", "q"))
+        searched = {str(c.args.get(argument, "")) for c in calls if c.name == SEARCH_TOOL}
+        budget = MAX_SEARCHES - sum(c.name == SEARCH_TOOL for c in calls)
+        pending = [q for q in topic.queries if q not in searched][: max(budget, 0)]
+        if pending:
+            return OfflineReply(
+                tool_calls=make_calls(turn, [(SEARCH_TOOL, {argument: q}) for q in pending]),
+                role="researcher",
+            )
+
+    fetch = _spec(tools, FETCH_TOOL) if can_call else None
+    if fetch is not None and not any(c.name == FETCH_TOOL for c in calls):
+        argument = fetch.first_string_argument(("url",))
+        query_terms = terms(topic.scoring_text)
+        urls = [s for s in pool.sources if s.is_url and not s.fetched]
+        urls.sort(key=lambda s: -score(terms(s.text + " " + s.title), query_terms, {}))
+        chosen = urls[:MAX_FETCHES]
+        if chosen:
+            return OfflineReply(
+                tool_calls=make_calls(turn, [(FETCH_TOOL, {argument: s.locator}) for s in chosen]),
+                role="researcher",
+            )
+
+    return final_answer(conversation, topic, pool, notes=_writes_notes(tools, topic))
+
+
+def _writes_notes(tools: list[ToolSpec], topic: ResearchTopic) -> bool:
+    """Deep researchers (planning tools bound, or a plan topic) write notes; quick answers don't."""
+    names = {tool.name for tool in tools}
+    return topic.from_plan or bool(names & {"think_tool", "write_todos"})
+
+
+def final_answer(
+    conversation: Conversation, topic: ResearchTopic, pool: SourcePool, *, notes: bool
+) -> OfflineReply:
+    if notes:
+        quotes = best_quotes(pool.sources, topic.scoring_text, limit=NOTES_SENTENCES)
+        return OfflineReply(
+            content=notes_text(f"Findings for {topic.title}:", quotes), role="researcher"
+        )
+    quotes = best_quotes(pool.sources, topic.scoring_text, limit=ANSWER_SENTENCES)
+    heading = " ".join(topic.title.split())[:200] or "Answer"
+    return OfflineReply(content=answer_text(heading, quotes), role="quick")
+
+
+def answer_from_tools(conversation: Conversation) -> OfflineReply:
+    """An answer with no tools bound (budget spent, or a summarising call over tool output)."""
+    topic = topic_of(conversation)
+    pool = SourcePool()
+    for name, content in conversation.tool_outputs():
+        pool.add_tool_output(name, content)
+    return final_answer(conversation, topic, pool, notes=topic.from_plan)
+
+
+# ---- supervisor ------------------------------------------------------------------------
+
+
+def topic_text(track: ResearchTrack, follow_up_round: int = 0) -> str:
+    """A `ConductResearch` topic the researcher role parses back (`Research track:`, `Queries:`)."""
+    title = track.title if follow_up_round == 0 else f"{track.title} (follow-up {follow_up_round})"
+    return "\n".join(
+        [
+            f"{TOPIC_LABEL} {title}",
+            f"Section: {track.section}",
+            "Queries: " + " | ".join(track.queries),
+        ]
+    )
+
+
+def broadened(track: ResearchTrack, follow_up_round: int) -> ResearchTrack:
+    """The track with wider queries: fewer words per query, then its single key words."""
+    found: list[str] = []
+    seen = {q.lower() for q in track.queries}
+    for query in track.queries:
+        tokens = content_words(query) or query.lower().split()
+        if follow_up_round == 1:
+            variants = [" ".join(tokens[:-1])] if len(tokens) > 1 else [tokens[0]]
+            variants.append(" ".join(tokens[1:]) if len(tokens) > 2 else "")
+        else:
+            variants = list(tokens)
+        for variant in variants:
+            if variant and variant.lower() not in seen:
+                seen.add(variant.lower())
+                found.append(variant)
+    if not found:
+        found = [subject_of(track.title) or track.title]
+    return ResearchTrack(title=track.title, section=track.section, queries=found[:3])
+
+
+def _plan_tracks(conversation: Conversation) -> list[ResearchTrack]:
+    tracks = parse_plan_tracks(conversation.prompt_text)
+    if tracks:
+        return tracks
+    question = conversation.question()
+    subject = subject_of(question) or question[:200] or "the question"
+    return [ResearchTrack(title=subject, section=subject, queries=[subject])]
+
+
+def supervisor_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+    """Dispatch every track once, finish, and broaden after each gate rejection (bounded)."""
+    names = {tool.name for tool in tools}
+    tracks = _plan_tracks(conversation)
+    calls = [c for c in conversation.past_calls() if c.name == "ConductResearch"]
+    rejections = sum(
+        content.startswith(REJECTION_PREFIX) for _, content in conversation.tool_outputs()
+    )
+    last_answer = conversation.last_tool_message() or ""
+    turn = conversation.ai_turns
+
+    wanted = [topic_text(track) for track in tracks]
+    for round_number in range(1, min(rejections, MAX_FOLLOW_UP_ROUNDS) + 1):
+        wanted += [topic_text(broadened(t, round_number), round_number) for t in tracks]
+    done = {
+        str(c.args.get("research_topic", ""))
+        for c in calls
+        if c.answer is not None and not _SKIPPED_RE.search(c.answer[:300])
+    }
+    pending = [topic for topic in wanted if topic not in done]
+
+    if rejections > MAX_FOLLOW_UP_ROUNDS and last_answer.startswith(REJECTION_PREFIX):
+        # Out of follow-up rounds: stop asking; the graph moves on with what it has.
+        return OfflineReply(
+            content="Research is complete with the evidence gathered.", role="supervisor"
+        )
+    if pending and turn < MAX_SUPERVISOR_TURNS and "ConductResearch" in names:
+        return OfflineReply(
+            tool_calls=make_calls(
+                turn, [("ConductResearch", {"research_topic": topic}) for topic in pending]
+            ),
+            role="supervisor",
+        )
+    if "ResearchComplete" in names:
+        return OfflineReply(
+            tool_calls=make_calls(turn, [("ResearchComplete", {})]), role="supervisor"
+        )
+    return OfflineReply(content="Research is complete.", role="supervisor")

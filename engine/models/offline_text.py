@@ -1,0 +1,182 @@
+"""Text primitives of the offline extractive model: tokens, sentences and their scores.
+
+Everything here is deterministic and dependency-free, so the same input always yields the same
+words in the same order — the property every end-to-end test of the offline model relies on.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+_STOPWORD_TEXT = """
+a about above after again against all also am an and any are aren as at be because been before
+being below between both but by can cannot could did do does doing don down during each either
+else ever every few for from further get gets got had has have having he her here hers him his
+how i if in into is isn it its itself just let like made make makes many may me might more most
+much must my neither no nor not now of off on once one only or other ought our ours out over own
+per please same shall she should so some such than that the their theirs them then there these
+they this those through thus to too under until up upon us very via was we were what when where
+whether which while who whom whose why will with within without would yes yet you your yours
+tell explain describe show give find list versus vs compare compared comparison difference
+differences differ different between use used using work works way ways thing things
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+_CITATION_MARK_RE = re.compile(r"\[\^?\d+(?:\s*[-,]\s*\d+)*\]")
+# A sentence ends at . ! or ? followed by whitespace and an upper-case letter, a digit or a quote.
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ies",
+    "ied",
+    "led",
+    "ed",
+    "es",
+    "s",
+)
+_MIN_SENTENCE_CHARS = 40
+_MAX_SENTENCE_CHARS = 420
+_MIN_SENTENCE_WORDS = 6
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, lower-cased, punctuation dropped (dots inside names kept)."""
+    return [match.group(0).lower().rstrip(".") for match in _WORD_RE.finditer(text)]
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough for `cancelled`, `cancel` and `cancellation` to meet."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return base + "y"
+            if suffix == "led":
+                return base + "l"
+            return base
+    return word
+
+
+def content_words(text: str) -> list[str]:
+    """Words that carry meaning (stopwords and one-letter words dropped), in order."""
+    return [word for word in words(text) if word not in STOPWORDS and len(word) > 1]
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed content words: the unit of every overlap score."""
+    return {stem(word) for word in content_words(text)}
+
+
+def count_words(text: str) -> int:
+    """Token usage as the offline model reports it: whitespace-separated words."""
+    return len(text.split())
+
+
+def strip_citation_marks(text: str) -> str:
+    return " ".join(_CITATION_MARK_RE.sub(" ", text).split())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a passage, whitespace collapsed; lines are hard boundaries."""
+    sentences: list[str] = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)", text):
+        flat = " ".join(block.split())
+        if not flat:
+            continue
+        sentences.extend(part.strip() for part in _SENTENCE_END_RE.split(flat) if part.strip())
+    return sentences
+
+
+def quotable(sentence: str) -> bool:
+    """Whether a sentence can be quoted as a claim: prose of a sensible length, no markup."""
+    if not _MIN_SENTENCE_CHARS <= len(sentence) <= _MAX_SENTENCE_CHARS:
+        return False
+    if len(sentence.split()) < _MIN_SENTENCE_WORDS:
+        return False
+    if sentence[-1] not in ".!?" or not (sentence[0].isupper() or sentence[0].isdigit()):
+        return False
+    if _CITATION_MARK_RE.search(sentence) or "http://" in sentence or "https://" in sentence:
+        return False
+    if any(token in sentence for token in ("```", ">>>", "|", "{", "}", "Sources:")):
+        return False
+    letters = sum(ch.isalpha() or ch.isspace() for ch in sentence)
+    return letters / len(sentence) >= 0.85
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A quotable sentence and where it came from (source order, position in the source)."""
+
+    text: str
+    source_index: int
+    position: int
+
+
+def idf_weights(documents: Sequence[Iterable[str]]) -> dict[str, float]:
+    """Inverse document frequency of each term over the given term sets."""
+    total = len(documents)
+    frequency: dict[str, int] = {}
+    for document in documents:
+        for term in set(document):
+            frequency[term] = frequency.get(term, 0) + 1
+    return {term: math.log(1 + total / count) for term, count in frequency.items()}
+
+
+def score(sentence_terms: set[str], query_terms: set[str], weights: dict[str, float]) -> float:
+    """Weighted query-term overlap, damped by sentence length so long sentences don't win."""
+    if not sentence_terms or not query_terms:
+        return 0.0
+    matched = sentence_terms & query_terms
+    if not matched:
+        return 0.0
+    weight = sum(weights.get(term, 1.0) for term in matched)
+    coverage = len(matched) / len(query_terms)
+    return (weight + coverage) / math.sqrt(max(len(sentence_terms), 4))
+
+
+def rank_candidates(
+    candidates: Sequence[Candidate], query: str, *, limit: int, per_source: int = 2
+) -> list[Candidate]:
+    """The best-matching distinct sentences, at most `per_source` from any one source first.
+
+    Ties break on (source order, position), so the choice is stable across runs. When the
+    per-source cap leaves fewer than `limit` sentences, the cap is lifted for the remainder.
+    """
+    query_terms = terms(query)
+    term_sets = [terms(candidate.text) for candidate in candidates]
+    weights = idf_weights(term_sets)
+    scored = [
+        (score(term_set, query_terms, weights), candidate)
+        for term_set, candidate in zip(term_sets, candidates, strict=True)
+    ]
+    ordered = sorted(
+        (item for item in scored if item[0] > 0),
+        key=lambda item: (-item[0], item[1].source_index, item[1].position),
+    )
+    chosen: list[Candidate] = []
+    seen_texts: set[str] = set()
+    per_source_count: dict[int, int] = {}
+    for relax in (False, True):
+        for _, candidate in ordered:
+            if len(chosen) >= limit:
+                return chosen
+            key = candidate.text.casefold()
+            if key in seen_texts:
+                continue
+            if not relax and per_source_count.get(candidate.source_index, 0) >= per_source:
+                continue
+            chosen.append(candidate)
+            seen_texts.add(key)
+            per_source_count[candidate.source_index] = (
+                per_source_count.get(candidate.source_index, 0) + 1
+            )
+    return chosen
