@@ -1,0 +1,520 @@
+"""Reading and rewriting the citation structure of a Markdown report.
+
+A report is a body with inline markers (`[1]`, `[1, 3]`, `[2-4]`, `[^5]`, `［6］`, `【7】`)
+and a sources section (`## Sources`, `**References**`, a bare `Reference List` line ...) whose
+entries give each number a URL or a document key. Footnote definitions (`[^5]: ...`) count as
+entries wherever they are. Everything here is pure text processing shared by the verifier, the
+sanitizer and evidence extraction, so each pattern exists exactly once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from engine.citations.keys import DOCUMENT_KEY_PATTERN
+
+# ----------------------------------------------------------------------------- patterns
+
+_NUMBER = r"\d{1,4}"
+_ITEM = rf"\^?{_NUMBER}(?:\s*[-–]\s*{_NUMBER})?"
+_ITEM_LIST = rf"{_ITEM}(?:\s*[,;]\s*{_ITEM})*"
+
+# `[n]` not followed by `(` (that is a Markdown link whose text is a number). Public so that
+# sentence splitting can treat markers after a full stop as part of the sentence.
+MARKER_PATTERN = (
+    rf"\[(?P<m_ascii>{_ITEM_LIST})\](?!\()"
+    rf"|［(?P<m_wide>{_ITEM_LIST})］"
+    rf"|【(?P<m_lenticular>{_ITEM_LIST})】"
+)
+_MARKER_RE = re.compile(MARKER_PATTERN)
+_RANGE_RE = re.compile(rf"\^?({_NUMBER})(?:\s*[-–]\s*({_NUMBER}))?")
+
+# Schemes written with `//`, plus the handful that are dangerous or common without it.
+_URL_PATTERN = (
+    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|(?i:javascript|data|vbscript|mailto|file|about|blob):)"
+    r"[^\s<>\"'`\[\]{}|\\^]+"
+)
+_URL_RE = re.compile(_URL_PATTERN)
+
+_LINK_PATTERN = (
+    r"(?P<l_bang>!?)\[(?P<l_text>[^\]\n]*)\]"
+    r"\((?P<l_url><[^>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+\"[^\"\n]*\")?\)"
+)
+_LINK_RE = re.compile(_LINK_PATTERN)
+_HTML_ANCHOR_RE = re.compile(r"<a\s[^>]*>(?P<a_text>.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
+
+# Code is quoted material: markers and URLs inside it are left alone.
+_CODE_PATTERN = r"```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]+`"
+
+_BODY_TOKEN_RE = re.compile(
+    rf"(?P<code>{_CODE_PATTERN})|(?P<marker>{MARKER_PATTERN})|<?(?P<url>{_URL_PATTERN})>?"
+)
+_LINK_TOKEN_RE = re.compile(
+    rf"(?P<code>{_CODE_PATTERN})|(?P<link>{_LINK_PATTERN})|{_HTML_ANCHOR_RE.pattern}",
+    re.IGNORECASE,
+)
+
+# Tool-call markup a model leaked into its prose instead of calling the tool.
+_TOOL_MARKUP_PATTERN = (
+    r"</?(?:tool_calls?|tool_use|function(?:_calls|s)?|invoke|parameter)(?=[\s>=:|/]|$)"
+    r"|<\|(?:python_tag|tool_calls?|tool_call_begin|tool_calls_begin)\|?>?"
+    r"|\[TOOL_CALLS\]"
+)
+_TOOL_MARKUP_TOKEN_RE = re.compile(
+    rf"(?P<code>{_CODE_PATTERN})|(?P<markup>{_TOOL_MARKUP_PATTERN})"
+)
+
+_HEADING_RE = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:sources|references|reference\s+list)\s*:?\s*"
+    r"(?:\*\*|__)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_ANY_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
+
+# One entry of a sources list. The label is `[n]`, `[^n]:`, `[n]:`, `［n］`, `【n】`, `n.` or
+# `n)`, optionally after a list bullet and optionally in bold.
+_ENTRY_RE = re.compile(
+    r"^(?P<lead>\s*(?:[-*+•]\s+)?(?:\*\*)?)"
+    r"(?P<label>\[\^?(?P<n_bracket>\d{1,4})\](?:\*\*)?:?"
+    r"|［(?P<n_wide>\d{1,4})］|【(?P<n_lenticular>\d{1,4})】"
+    r"|(?P<n_list>\d{1,4})[.)](?:\*\*)?(?=\s))"
+    r"(?P<rest>.*)$"
+)
+_DEFINITION_RE = re.compile(r"^\s*\[\^?\d{1,4}\]:\s")
+_DOCUMENT_KEY_RE = re.compile(DOCUMENT_KEY_PATTERN, re.IGNORECASE)
+
+_TITLE_TRIM = " \t\r.:;,-–—|*_\"'`<>"
+_URL_TRAILING_PUNCT = ".,;:!?*_'\""
+
+# Bracketed four-digit numbers in this range read as years (`[2024]`), not citations, unless
+# the sources list really has an entry with that number.
+_YEAR_RANGE = range(1000, 3000)
+# A range marker wider than this is not a citation (`[1-5000]` is a page span or a dataset).
+_MAX_RANGE_SPAN = 100
+
+
+# ------------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class InlineMarker:
+    """One inline citation marker: its span in the text and the numbers it cites, in order."""
+
+    start: int
+    end: int
+    text: str
+    numbers: tuple[int, ...]
+    footnote: bool = False
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """One entry of a sources list (or a footnote definition).
+
+    `url` and `key` are as written; `locator` is whichever the entry has (URL first).
+    """
+
+    number: int
+    title: str | None
+    url: str | None
+    key: str | None
+    line: str
+    number_span: tuple[int, int]
+    url_span: tuple[int, int] | None = None
+    key_span: tuple[int, int] | None = None
+
+    @property
+    def locator(self) -> str | None:
+        return self.url or self.key
+
+    def render(
+        self, number: int | None = None, url: str | None = None, key: str | None = None
+    ) -> str:
+        """The entry line with its number, URL or key replaced, everything else as written."""
+        line = self.line
+        edits: list[tuple[tuple[int, int], str]] = []
+        if number is not None:
+            edits.append((self.number_span, str(number)))
+        if url is not None and self.url_span is not None:
+            edits.append((self.url_span, url))
+        if key is not None and self.key_span is not None:
+            edits.append((self.key_span, key))
+        for (start, end), replacement in sorted(edits, reverse=True):
+            line = line[:start] + replacement + line[end:]
+        return line
+
+
+@dataclass
+class ParsedReport:
+    """A report split into body text, the sources heading and source entries, in order."""
+
+    blocks: list[str | SourceEntry] = field(default_factory=list)
+    heading_index: int | None = None
+
+    @property
+    def entries(self) -> list[SourceEntry]:
+        return [block for block in self.blocks if isinstance(block, SourceEntry)]
+
+    @property
+    def entry_numbers(self) -> set[int]:
+        return {entry.number for entry in self.entries}
+
+    def body_blocks(self) -> list[tuple[int, str]]:
+        """Indexes and text of the blocks that are prose (not the heading, not entries)."""
+        return [
+            (index, block)
+            for index, block in enumerate(self.blocks)
+            if isinstance(block, str) and index != self.heading_index
+        ]
+
+    def body_text(self) -> str:
+        return "\n".join(text for _, text in self.body_blocks())
+
+
+# ------------------------------------------------------------------------------ parsing
+
+
+def find_urls(text: str) -> list[tuple[int, int, str]]:
+    """Every URL written in `text` as (start, end, url), trailing punctuation excluded."""
+    found = []
+    for match in _URL_RE.finditer(text):
+        url = trim_url(match.group(0))
+        if url:
+            found.append((match.start(), match.start() + len(url), url))
+    return found
+
+
+def trim_url(candidate: str) -> str:
+    """Drop sentence punctuation and unbalanced closing parentheses after a URL.
+
+    A trailing `...` is kept: it marks a truncated URL that the sanitizer must see.
+    """
+    url = candidate
+    while url:
+        if url.endswith("...") or url.endswith("…"):
+            break
+        unbalanced_paren = url[-1] == ")" and url.count(")") > url.count("(")
+        if url[-1] not in _URL_TRAILING_PUNCT and not unbalanced_paren:
+            break
+        url = url[:-1]
+    return url
+
+
+def _marker_numbers(body: str, known_numbers: Collection[int] | None) -> tuple[int, ...] | None:
+    numbers: list[int] = []
+    for item in _RANGE_RE.finditer(body):
+        low = int(item.group(1))
+        high = int(item.group(2)) if item.group(2) else low
+        if high < low or high - low > _MAX_RANGE_SPAN:
+            return None
+        numbers.extend(range(low, high + 1))
+    looks_like_year = len(numbers) == 1 and numbers[0] in _YEAR_RANGE
+    if looks_like_year and (known_numbers is None or numbers[0] not in known_numbers):
+        return None
+    return tuple(dict.fromkeys(numbers))
+
+
+def _marker_from_match(
+    match: re.Match[str], known_numbers: Collection[int] | None, offset: int = 0
+) -> InlineMarker | None:
+    body = match.group("m_ascii") or match.group("m_wide") or match.group("m_lenticular")
+    if body is None:
+        return None
+    numbers = _marker_numbers(body, known_numbers)
+    if numbers is None:
+        return None
+    return InlineMarker(
+        start=match.start() - offset,
+        end=match.end() - offset,
+        text=match.group(0),
+        numbers=numbers,
+        footnote=body.startswith("^"),
+    )
+
+
+def find_inline_markers(
+    text: str, known_numbers: Collection[int] | None = None
+) -> list[InlineMarker]:
+    """Inline citation markers in `text`, skipping code spans and Markdown link texts.
+
+    `known_numbers` are the numbers the sources list defines; a bracketed year such as
+    `[2024]` counts as a marker only when it is one of them.
+    """
+    markers: list[InlineMarker] = []
+    for token in _BODY_TOKEN_RE.finditer(text):
+        if token.group("marker") is None:
+            continue
+        marker_match = _MARKER_RE.match(token.group("marker"))
+        if marker_match is None:
+            continue
+        marker = _marker_from_match(marker_match, known_numbers)
+        if marker is not None:
+            start = token.start("marker")
+            markers.append(
+                InlineMarker(start, start + len(marker.text), marker.text, marker.numbers,
+                             marker.footnote)
+            )  # fmt: skip
+    return markers
+
+
+def parse_entry(line: str) -> SourceEntry | None:
+    """One sources-list line as an entry, or None when the line has no entry label."""
+    match = _ENTRY_RE.match(line)
+    if match is None:
+        return None
+    number_group = next(
+        name
+        for name in ("n_bracket", "n_wide", "n_lenticular", "n_list")
+        if match.group(name) is not None
+    )
+    number_span = match.span(number_group)
+    rest_start = match.start("rest")
+    rest = match.group("rest")
+
+    url: str | None = None
+    url_span: tuple[int, int] | None = None
+    title_text = rest
+    link = _LINK_RE.search(rest)
+    if link is not None:
+        raw = link.group("l_url")
+        inner_start = link.start("l_url") + (1 if raw.startswith("<") else 0)
+        url = raw.strip("<>").strip() or None
+        if url is not None:
+            url_span = (rest_start + inner_start, rest_start + inner_start + len(url))
+        title_text = rest[: link.start()] + link.group("l_text") + rest[link.end() :]
+    else:
+        urls = find_urls(rest)
+        if urls:
+            start, end, url = urls[0]
+            url_span = (rest_start + start, rest_start + end)
+            title_text = rest[:start] + rest[end:]
+
+    key: str | None = None
+    key_span: tuple[int, int] | None = None
+    if url is None:
+        keys = list(_DOCUMENT_KEY_RE.finditer(rest))
+        if keys:
+            found = keys[-1]
+            key = found.group(0).strip()
+            key_start = rest_start + found.start() + found.group(0).index(key)
+            key_span = (key_start, key_start + len(key))
+            title_text = rest[: found.start()] + rest[found.end() :]
+
+    title = title_text.replace("<>", "").replace("()", "").strip(_TITLE_TRIM)
+    title = " ".join(title.split()) or None
+    return SourceEntry(
+        number=int(match.group(number_group)),
+        title=title,
+        url=url,
+        key=key,
+        line=line,
+        number_span=number_span,
+        url_span=url_span,
+        key_span=key_span,
+    )
+
+
+def _find_heading(lines: list[str]) -> int | None:
+    """The last sources heading that is followed by at least one entry before the next heading.
+
+    A stray "Sources" line in the prose is not followed by entries, so it never starts the
+    section; the last qualifying heading wins because the sources list ends the report.
+    """
+    chosen: int | None = None
+    for index, line in enumerate(lines):
+        if not _HEADING_RE.match(line):
+            continue
+        for following in lines[index + 1 :]:
+            if _ANY_HEADING_RE.match(following) or _HEADING_RE.match(following):
+                break
+            if parse_entry(following) is not None:
+                chosen = index
+                break
+    return chosen
+
+
+def _trailing_entry_block(lines: list[str]) -> int | None:
+    """Start of a headless sources list: trailing `[n] ... URL-or-key` lines ending the text."""
+    start: int | None = None
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not line.strip():
+            continue
+        entry = parse_entry(line)
+        if entry is None or not line.lstrip().startswith("[") or entry.locator is None:
+            break
+        start = index
+    return start
+
+
+def parse_report(text: str) -> ParsedReport:
+    """Split a report into prose, the sources heading and the source entries."""
+    lines = text.split("\n")
+    heading = _find_heading(lines)
+    section_start = heading + 1 if heading is not None else _trailing_entry_block(lines)
+    section_end = len(lines)
+    if heading is not None:
+        for index in range(heading + 1, len(lines)):
+            if _ANY_HEADING_RE.match(lines[index]):
+                section_end = index
+                break
+
+    parsed = ParsedReport()
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            parsed.blocks.append("\n".join(prose))
+            prose.clear()
+
+    in_code_fence = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code_fence = not in_code_fence
+        in_section = section_start is not None and section_start <= index < section_end
+        entry = None
+        if not in_code_fence and (in_section or _DEFINITION_RE.match(line)):
+            entry = parse_entry(line)
+        if index == heading:
+            flush()
+            parsed.heading_index = len(parsed.blocks)
+            parsed.blocks.append(line)
+        elif entry is not None:
+            flush()
+            parsed.blocks.append(entry)
+        else:
+            prose.append(line)
+    flush()
+    return parsed
+
+
+def parse_sources_section(text: str) -> list[SourceEntry]:
+    """The entries of the report's sources section and its footnote definitions, in order."""
+    return parse_report(text).entries
+
+
+def find_tool_markup(text: str) -> int | None:
+    """Offset of the first leaked tool-call tag (`<tool_call`, `<function`, `<invoke` ...).
+
+    Tags quoted in code spans are documentation, not leaks, and are ignored.
+    """
+    for token in _TOOL_MARKUP_TOKEN_RE.finditer(text):
+        if token.group("markup") is not None:
+            return token.start()
+    return None
+
+
+# ---------------------------------------------------------------------------- rewriting
+
+_PUNCTUATION_AFTER = ".,;:!?)]}"
+
+
+def _delete_span(out: list[str], following: str) -> int:
+    """Drop a deleted token's leading spaces so no space dangles before punctuation.
+
+    Returns how many characters of `following` to skip (spaces after a token that began a line).
+    """
+    previous = "".join(out[-1:])
+    at_line_start = not out or previous.endswith("\n")
+    if at_line_start:
+        return len(following) - len(following.lstrip(" \t"))
+    if not following or following[0] in _PUNCTUATION_AFTER or following[0] in " \t\n\r":
+        while out and out[-1] and out[-1][-1] in " \t":
+            out[-1] = out[-1].rstrip(" \t")
+            if out[-1]:
+                break
+            out.pop()
+    return 0
+
+
+def render_marker(marker: InlineMarker, numbers: Iterable[int]) -> str:
+    """A marker citing `numbers`, in the marker's own style (footnote or bracket)."""
+    numbers = list(numbers)
+    if marker.footnote:
+        return "".join(f"[^{number}]" for number in numbers)
+    return "[" + ", ".join(str(number) for number in numbers) + "]"
+
+
+MarkerMap = Callable[[int], int | None]
+UrlMap = Callable[[str], str | None]
+
+
+def rewrite_body(
+    text: str,
+    marker_map: MarkerMap,
+    known_numbers: Collection[int] | None,
+    url_map: UrlMap | None = None,
+) -> str:
+    """Rewrite markers (and optionally bare URLs) of prose in one left-to-right pass.
+
+    `marker_map(n)` gives the new number for `n`, or None to drop it; a marker left with no
+    number is deleted, and a marker whose numbers do not change keeps its exact text. With
+    `url_map`, each bare URL is replaced by what it returns, or deleted when it returns None.
+    One pass means a rewritten `[1]` can never be mistaken for an old `[1]`.
+    """
+    out: list[str] = []
+    position = 0
+    for token in _BODY_TOKEN_RE.finditer(text):
+        span_start, span_end = token.span()
+        replacement: str | None = token.group(0)
+        if token.group("marker") is not None:
+            marker_match = _MARKER_RE.match(token.group("marker"))
+            marker = _marker_from_match(marker_match, known_numbers) if marker_match else None
+            if marker is not None:
+                mapped = [marker_map(number) for number in marker.numbers]
+                kept = list(dict.fromkeys(n for n in mapped if n is not None))
+                if kept != list(marker.numbers):
+                    replacement = render_marker(marker, kept) if kept else None
+        elif token.group("url") is not None and url_map is not None:
+            url = trim_url(token.group("url"))
+            span_start, span_end = token.start("url"), token.start("url") + len(url)
+            if token.group(0).startswith("<") and text[span_end : span_end + 1] == ">":
+                span_start, span_end = token.start(), span_end + 1
+            replacement = url_map(url)
+        out.append(text[position:span_start])
+        position = span_end
+        if replacement is None:
+            position += _delete_span(out, text[position:])
+        else:
+            out.append(replacement)
+    out.append(text[position:])
+    return "".join(out)
+
+
+def collapse_links(text: str) -> tuple[str, list[str]]:
+    """Markdown links, images and HTML anchors collapse to their text.
+
+    Returns the new text and the link targets that were dropped. Code spans are left alone.
+    """
+    dropped: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group("code") is not None:
+            return match.group(0)
+        if match.group("link") is not None:
+            dropped.append(match.group("l_url").strip("<>"))
+            return match.group("l_text")
+        return match.group("a_text")
+
+    return _LINK_TOKEN_RE.sub(replace, text), dropped
+
+
+def render_report(parsed: ParsedReport, replacements: Mapping[int, str | None]) -> str:
+    """Join the blocks back into text, replacing (or dropping, for None) blocks by index."""
+    pieces: list[str] = []
+    for index, block in enumerate(parsed.blocks):
+        if index in replacements:
+            replacement = replacements[index]
+            if replacement is not None:
+                pieces.append(replacement)
+        else:
+            pieces.append(block.line if isinstance(block, SourceEntry) else block)
+    return "\n".join(pieces)
+
+
+def tidy_after_removal(text: str, original: str) -> str:
+    """Close the blank gaps left by removed lines, keeping the original's final newline."""
+    tidied = re.sub(r"\n[ \t]*(?:\n[ \t]*){2,}", "\n\n", text).rstrip()
+    return tidied + "\n" if original.endswith("\n") and tidied else tidied

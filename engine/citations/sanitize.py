@@ -1,0 +1,142 @@
+"""Report sanitization: drop unsafe or unreliable URLs and close up citation numbers."""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
+
+from engine.citations.parse import (
+    SourceEntry,
+    collapse_links,
+    find_tool_markup,
+    parse_report,
+    render_report,
+    rewrite_body,
+    tidy_after_removal,
+)
+from engine.citations.results import SanitizationReason, SanitizationRemoval, SanitizedReport
+from engine.citations.urls import normalize_url, url_scheme
+
+# Shorteners hide where a link goes; a reader cannot tell what was cited.
+URL_SHORTENER_HOSTS = frozenset(
+    {
+        "bit.ly", "tinyurl.com", "t.co", "goo.gl", "ow.ly", "is.gd", "buff.ly", "short.io",
+        "rb.gy", "cutt.ly", "lnkd.in", "soo.gd", "s.coop", "cli.gs", "budurl.com", "yourls.org",
+    }
+)  # fmt: skip
+
+SAFE_SCHEMES = frozenset({"http", "https"})
+
+
+def _host(url: str) -> str:
+    """Lower-cased host without `www.`, port, user info or IPv6 brackets."""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        # Malformed brackets or ports: take the authority by hand.
+        authority = url.split("://", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
+        host = authority.strip("[]").rsplit(":", 1)[0]
+    host = host.lower().rstrip(".")
+    return host.removeprefix("www.")
+
+
+def _is_ip_literal(host: str) -> bool:
+    candidate = host.strip("[]").split("%", 1)[0]
+    try:
+        ipaddress.ip_address(candidate)
+    except ValueError:
+        # Numeric host forms (`2130706433`, `0x7f000001`) are IPv4 addresses in disguise.
+        return candidate.isdigit() or (
+            candidate.startswith("0x") and all(c in "0123456789abcdef" for c in candidate[2:])
+        )
+    return True
+
+
+def unsafe_url_reason(url: str) -> SanitizationReason | None:
+    """Why `url` must not appear in a report, or None when it may stay."""
+    if url_scheme(url) not in SAFE_SCHEMES:
+        return "unsafe_scheme"
+    if url.endswith("...") or "…" in url:
+        return "truncated_url"
+    host = _host(url)
+    if host in URL_SHORTENER_HOSTS:
+        return "shortened_url"
+    if host and _is_ip_literal(host):
+        return "ip_address_url"
+    return None
+
+
+def sanitize_report(report: str) -> SanitizedReport:
+    """Remove unsafe URLs with their citations and renumber the rest 1..k.
+
+    Leaked tool-call markup and everything after it is cut first. Entries whose URL is a
+    shortener, truncated, an IP literal or not http(s) leave the sources list together with
+    their inline markers. Markdown links in the prose collapse to their text; a bare URL in the
+    prose becomes its citation when it is a kept source and is deleted otherwise. Kept entries
+    are numbered 1..k in list order, body and list together, in a single pass.
+    """
+    cut_at = find_tool_markup(report)
+    text = report if cut_at is None else report[:cut_at].rstrip()
+    parsed = parse_report(text)
+    removed: list[SanitizationRemoval] = []
+    replacements: dict[int, str | None] = {}
+
+    renumbered: dict[int, int] = {}
+    kept_by_url: dict[str, int] = {}
+    next_number = 1
+    for index, block in enumerate(parsed.blocks):
+        if not isinstance(block, SourceEntry):
+            continue
+        reason = unsafe_url_reason(block.url) if block.url is not None else None
+        if reason is not None and block.url is not None:
+            removed.append(SanitizationRemoval(number=block.number, url=block.url, reason=reason))
+            replacements[index] = None
+            continue
+        new_number = next_number
+        next_number += 1
+        # A number reused by a later entry keeps pointing at the first one.
+        renumbered.setdefault(block.number, new_number)
+        if block.url is not None:
+            kept_by_url.setdefault(normalize_url(block.url), new_number)
+        if new_number != block.number:
+            replacements[index] = block.render(number=new_number)
+
+    has_entries = bool(parsed.entries)
+    if has_entries and not renumbered and parsed.heading_index is not None:
+        replacements[parsed.heading_index] = None
+
+    def map_marker(number: int) -> int | None:
+        # Without any sources list there is no numbering to close up: leave markers alone.
+        return renumbered.get(number) if has_entries else number
+
+    def map_body_url(url: str) -> str | None:
+        number = kept_by_url.get(normalize_url(url))
+        if number is not None and unsafe_url_reason(url) is None:
+            return f"[{number}]"
+        removed.append(
+            SanitizationRemoval(
+                number=None, url=url, reason=unsafe_url_reason(url) or "not_a_listed_source"
+            )
+        )
+        return None
+
+    known = parsed.entry_numbers
+    for index, prose in parsed.body_blocks():
+        collapsed, link_targets = collapse_links(prose)
+        for target in link_targets:
+            reason = unsafe_url_reason(target)
+            if reason is not None:
+                removed.append(SanitizationRemoval(number=None, url=target, reason=reason))
+        rewritten = rewrite_body(collapsed, map_marker, known, map_body_url)
+        if rewritten != prose:
+            replacements[index] = rewritten
+
+    sanitized = render_report(parsed, replacements)
+    if any(value is None for value in replacements.values()):
+        sanitized = tidy_after_removal(sanitized, text)
+    return SanitizedReport(
+        sanitized_report=sanitized,
+        removed=removed,
+        renumbered=renumbered,
+        tool_markup_removed=cut_at is not None,
+    )
