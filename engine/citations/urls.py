@@ -15,8 +15,8 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 _TRACKING_EXACT = frozenset({"ref", "source"})
 _TRACKING_PREFIX = "utm_"
 
-# RFC 3986 scheme followed by a colon. "A URL is anything with a scheme."
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+# RFC 3986 scheme followed by a colon and more address ("Title: text" is not a URL).
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?=\S)")
 
 
 def has_scheme(text: str) -> bool:
