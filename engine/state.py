@@ -37,12 +37,15 @@ class ResearchState(TypedDict, total=False):
     mode: str
     route: str
     route_reason: str
-    clarification_asked: bool
+    run_number: int
+    clarification_question: str
+    clarification_answer: str
     research_brief: str
     plan: dict[str, Any] | None
     plan_revision: int
     plan_status: str
     rejected_edit_reason: str | None
+    plan_feedback: str
     # Research results: overwritten at this level (the supervisor returns complete lists).
     supervisor_messages: list[AnyMessage]
     notes: list[str]
@@ -55,6 +58,8 @@ class ResearchState(TypedDict, total=False):
     audit: dict[str, Any]
     report_path: str | None
     audit_path: str | None
+    gate_status: str
+    gate_reason: str | None
     status: str
 
 
@@ -69,11 +74,28 @@ class SupervisorState(TypedDict, total=False):
     evidence_ledger: Annotated[list[dict[str, Any]], operator.add]
     registry: Annotated[dict[str, Any], merge_registry_dicts]
     research_units: Annotated[dict[str, dict[str, Any]], merge_units]
+    run_number: int
     research_iterations: int
     supervisor_iteration: int
+    skipped_units: int
+    stalled_rejections: int
+    records_at_last_gate: int
     gate_status: str
     gate_reason: str | None
     pending_dispatch: list[dict[str, Any]]
+
+
+class SupervisorOutput(TypedDict, total=False):
+    """What the supervisor subgraph hands back to the main graph."""
+
+    supervisor_messages: list[AnyMessage]
+    notes: list[str]
+    raw_notes: list[str]
+    evidence_ledger: list[dict[str, Any]]
+    registry: dict[str, Any]
+    research_units: dict[str, dict[str, Any]]
+    gate_status: str
+    gate_reason: str | None
 
 
 class UnitInput(TypedDict):

@@ -1,0 +1,1 @@
+"""Graph nodes, one concern per module; `deps.EngineDeps` carries what they call out to."""

@@ -1,0 +1,94 @@
+"""What the graph's nodes call out to: models per role, research tools, grounding search.
+
+The graph closes over one `EngineDeps`, so tests and benchmarks swap in scripted models and
+tools without touching the graph, and a resumed session rebuilds the same graph in a new
+process. Nothing is created at import time; the defaults import lazily when first called.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.config import Role, Settings
+from engine.middleware.retry import RetryPolicy
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.tools import BaseTool
+
+    from engine.citations.registry import SourceRegistry
+
+ModelFor = Callable[[Role], "BaseChatModel"]
+ToolsFor = Callable[["SourceRegistry", str | None], list["BaseTool"]]
+PlannerSearch = Callable[[str], Awaitable[str]]
+
+
+def _default_models(settings: Settings) -> ModelFor:
+    cache: dict[Role, Any] = {}
+
+    def model_for(role: Role) -> BaseChatModel:
+        if role not in cache:
+            from engine.models.factory import make_chat_model
+
+            cache[role] = make_chat_model(settings, role)
+        return cache[role]
+
+    return model_for
+
+
+def _default_tools(settings: Settings) -> ToolsFor:
+    def tools_for(registry: SourceRegistry, unit_id: str | None) -> list[BaseTool]:
+        from engine.tools.toolkit import build_research_tools
+
+        return build_research_tools(settings, registry, unit_id=unit_id)
+
+    return tools_for
+
+
+@dataclass
+class EngineDeps:
+    """Everything the nodes need besides graph state."""
+
+    settings: Settings
+    model_for: ModelFor
+    tools_for: ToolsFor
+    planner_search: PlannerSearch | None = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    # Whether the router and the quick path are wired (off: every question goes deep).
+    quick_path: bool = True
+    clock: Callable[[], float] = time.time
+
+    @property
+    def has_search(self) -> bool:
+        return self.settings.resolved_search_provider != "none"
+
+    @property
+    def researcher_recursion_limit(self) -> int:
+        # Each tool round is a model step, a tool step and middleware hook steps.
+        return self.settings.max_react_tool_calls * 3 + 10
+
+
+def default_deps(settings: Settings) -> EngineDeps:
+    """The real models, tools and grounding search the settings configure."""
+    return EngineDeps(
+        settings=settings,
+        model_for=_default_models(settings),
+        tools_for=_default_tools(settings),
+        planner_search=_default_planner_search(settings),
+        retry=RetryPolicy(max_retries=settings.llm_max_retries),
+    )
+
+
+def _default_planner_search(settings: Settings) -> PlannerSearch | None:
+    if settings.resolved_search_provider == "none":
+        return None
+
+    async def planner_search(query: str) -> str:
+        from engine.tools.search import grounding_search
+
+        return await grounding_search(settings, query)
+
+    return planner_search

@@ -1,0 +1,146 @@
+"""A researcher's conversation → notes, raw notes and evidence records. No LLM involved.
+
+Evidence comes from citation parsing of the researcher's final message: each sentence with a
+resolvable `[n]` marker becomes a claim bound to the sources the registry holds for it (as the
+registry returned them); sources the researcher never retrieved are dropped, and so is a claim
+left without any. Uncertainty is flagged by pattern. Both caps come from the settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.extract import extract_cited_sentences, flag_uncertainty
+from engine.citations.registry import SourceRegistry
+
+# Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
+_RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
+RAW_NOTE_CHARS = 2_000
+RAW_NOTES_TOTAL_CHARS = 8_000
+
+
+@dataclass
+class ResearcherFindings:
+    """What one research unit contributes to the ledger and the notes."""
+
+    final_text: str
+    notes: str
+    raw_notes: str
+    records: list[EvidenceRecord] = field(default_factory=list)
+    tool_call_count: int = 0
+
+
+def final_message_text(messages: Sequence[BaseMessage]) -> str:
+    """The text of the researcher's last AI message (its findings)."""
+    for message in reversed(messages):
+        if isinstance(message, AIMessage) and message.text.strip():
+            return message.text.strip()
+    return ""
+
+
+def count_tool_calls(messages: Sequence[BaseMessage]) -> int:
+    return sum(len(m.tool_calls) for m in messages if isinstance(m, AIMessage))
+
+
+def raw_notes_from(messages: Sequence[BaseMessage]) -> str:
+    """Search and fetch results, each truncated, within a total budget."""
+    pieces: list[str] = []
+    used = 0
+    for message in messages:
+        if not isinstance(message, ToolMessage) or message.name not in _RAW_NOTE_TOOLS:
+            continue
+        text = message.text.strip()[:RAW_NOTE_CHARS]
+        if not text or used + len(text) > RAW_NOTES_TOTAL_CHARS:
+            continue
+        pieces.append(text)
+        used += len(text)
+    return "\n\n".join(pieces)
+
+
+def compress_notes(text: str, *, max_bullets: int, word_budget: int) -> str:
+    """The findings as at most `max_bullets` bullets within `word_budget` words."""
+    bullets: list[str] = []
+    words = 0
+    for line in text.splitlines():
+        cleaned = line.strip().lstrip("-*• ").strip()
+        if not cleaned or cleaned.startswith("#"):
+            continue
+        if cleaned.lower().rstrip(":") in {"sources", "references"}:
+            break
+        size = len(cleaned.split())
+        if words + size > word_budget or len(bullets) >= max_bullets:
+            break
+        bullets.append(f"- {cleaned}")
+        words += size
+    return "\n".join(bullets)
+
+
+def evidence_from_text(
+    text: str,
+    registry: SourceRegistry,
+    *,
+    unit_id: str,
+    max_claims: int,
+    max_sources_per_claim: int,
+) -> list[EvidenceRecord]:
+    """Claims with retrieved sources, capped per unit and per claim."""
+    records: list[EvidenceRecord] = []
+    seen_claims: set[str] = set()
+    for cited in extract_cited_sentences(text):
+        if len(records) >= max_claims:
+            break
+        claim = " ".join(cited.sentence.split())
+        if not claim or claim.casefold() in seen_claims:
+            continue
+        sources: list[str] = []
+        for source in cited.sources:
+            resolved = registry.lookup(source)
+            if resolved is not None and resolved not in sources:
+                sources.append(resolved)
+            if len(sources) >= max_sources_per_claim:
+                break
+        if not sources:
+            continue
+        seen_claims.add(claim.casefold())
+        records.append(
+            EvidenceRecord(
+                id=f"{unit_id}-e{len(records) + 1}",
+                claim=claim,
+                source_urls=sources,
+                confidence=0.5,
+                contradiction_or_uncertainty=flag_uncertainty(claim),
+                research_unit_id=unit_id,
+            )
+        )
+    return records
+
+
+def findings_from_messages(
+    messages: Sequence[BaseMessage],
+    registry: SourceRegistry,
+    *,
+    unit_id: str,
+    max_claims: int,
+    max_sources_per_claim: int,
+    max_bullets: int,
+    word_budget: int,
+) -> ResearcherFindings:
+    """Everything the supervisor keeps from one researcher run."""
+    text = final_message_text(messages)
+    return ResearcherFindings(
+        final_text=text,
+        notes=compress_notes(text, max_bullets=max_bullets, word_budget=word_budget),
+        raw_notes=raw_notes_from(messages),
+        records=evidence_from_text(
+            text,
+            registry,
+            unit_id=unit_id,
+            max_claims=max_claims,
+            max_sources_per_claim=max_sources_per_claim,
+        ),
+        tool_call_count=count_tool_calls(messages),
+    )

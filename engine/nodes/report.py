@@ -1,0 +1,152 @@
+"""final_report: the writer's report from notes, raw notes and the evidence ledger.
+
+On a context-overflow error the writer is retried with smaller note subsets (three attempts
+in all); when it still cannot write, the report is assembled from the ledger (or the notes).
+Internal meta lines are stripped, and a Sources section built from the ledger is appended
+when the writer left none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.parse import parse_sources_section
+from engine.citations.registry import SourceRegistry
+from engine.emit import emit
+from engine.events import PhaseChanged
+from engine.middleware.guarded import guarded_text_call
+from engine.nodes.common import ledger_records, plan_of, today
+from engine.nodes.deps import EngineDeps
+from engine.prompt_blocks import format_ledger, format_plan
+from engine.prompts import FINAL_REPORT_PROMPT
+from engine.state import ResearchState
+
+# Share of the notes each attempt keeps: all, then the first 60 %, then the first 30 %.
+NOTE_FRACTIONS = (1.0, 0.6, 0.3)
+_OVERFLOW_MARKERS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context window",
+    "too many tokens",
+    "prompt is too long",
+    "input is too long",
+    "reduce the length",
+)
+_META_LINE = re.compile(
+    r"ConductResearch|ResearchComplete|tool_call_id|think_tool|research unit|"
+    r"^\s*\[(?:skipped|ResearchComplete)|^\s*Reflection recorded",
+    re.IGNORECASE,
+)
+_MARKER = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    text = f"{type(exc).__name__} {exc}".lower()
+    return any(marker in text for marker in _OVERFLOW_MARKERS)
+
+
+def strip_meta_lines(text: str) -> str:
+    """Remove lines about the research machinery, which a reader should never see."""
+    kept = [line for line in text.splitlines() if not _META_LINE.search(line)]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
+def ledger_sources(records: list[EvidenceRecord]) -> list[str]:
+    """Every source of the ledger, in order of first appearance."""
+    ordered: list[str] = []
+    for record in records:
+        for source in record.source_urls:
+            if source not in ordered:
+                ordered.append(source)
+    return ordered
+
+
+def sources_section(sources: list[str], registry: SourceRegistry) -> str:
+    lines = ["## Sources"]
+    for number, source in enumerate(sources, start=1):
+        title = registry.title_for(source)
+        lines.append(f"[{number}] {title}: {source}" if title else f"[{number}] {source}")
+    return "\n".join(lines)
+
+
+def ensure_sources_section(
+    report: str, records: list[EvidenceRecord], registry: SourceRegistry
+) -> str:
+    """The report with a Sources section: the writer's own, else one built from the ledger."""
+    if parse_sources_section(report):
+        return report
+    sources = ledger_sources(records)
+    if not sources:
+        return report
+    return f"{report.rstrip()}\n\n{sources_section(sources, registry)}\n"
+
+
+def assembled_report(
+    question: str, records: list[EvidenceRecord], notes: list[str], registry: SourceRegistry
+) -> str:
+    """A report built without the writer: each ledger claim cited by its sources' numbers."""
+    title = f"# {question.strip() or 'Research report'}"
+    if records:
+        sources = ledger_sources(records)
+        number = {source: i for i, source in enumerate(sources, start=1)}
+        lines = [title, "", "## Findings"]
+        for record in records:
+            marks = "".join(f"[{number[s]}]" for s in record.source_urls)
+            lines.append(f"- {record.claim} {marks}")
+        return "\n".join(lines) + "\n\n" + sources_section(sources, registry) + "\n"
+    if notes:
+        body = "\n".join(_MARKER.sub("", note) for note in notes)
+        return f"{title}\n\n## Notes\n{body}\n"
+    return f"{title}\n\nThe research found no evidence to report.\n"
+
+
+def writer_prompt(state: ResearchState, notes: list[str], raw_notes: list[str]) -> str:
+    plan = plan_of(state.get("plan"))
+    parts = [
+        f"Question: {state.get('question', '')}",
+        f"## Research brief\n{state.get('research_brief', '')}",
+    ]
+    if plan is not None:
+        parts.append(format_plan(plan))
+    if notes:
+        parts.append("## Research notes\n" + "\n\n".join(notes))
+    if raw_notes:
+        parts.append("## Raw notes\n" + "\n\n".join(raw_notes))
+    parts.append(format_ledger(ledger_records(state.get("evidence_ledger"))))
+    return "\n\n".join(parts)
+
+
+def build_final_report(deps: EngineDeps) -> Any:
+    async def final_report(state: ResearchState) -> dict[str, Any]:
+        emit(PhaseChanged(phase="writing"))
+        records = ledger_records(state.get("evidence_ledger"))
+        registry = SourceRegistry.from_dict(state.get("registry"))
+        notes = list(state.get("notes") or [])
+        raw_notes = list(state.get("raw_notes") or [])
+        system = SystemMessage(content=FINAL_REPORT_PROMPT.format(date=today()))
+        text: str | None = None
+        for fraction in NOTE_FRACTIONS:
+            keep_notes = notes[: max(1, int(len(notes) * fraction))] if notes else []
+            keep_raw = raw_notes[: int(len(raw_notes) * fraction * fraction)]
+            prompt = writer_prompt(state, keep_notes, keep_raw)
+            try:
+                reply = await guarded_text_call(
+                    deps.model_for("writer"), [system, HumanMessage(prompt)], policy=deps.retry
+                )
+            except Exception as exc:
+                if is_context_overflow(exc):
+                    continue
+                break
+            text = reply.text.strip() or None
+            break
+        if text is None:
+            emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
+            text = assembled_report(state.get("question", ""), records, notes, registry)
+        text = ensure_sources_section(strip_meta_lines(text), records, registry)
+        return {"final_report": text}
+
+    return final_report

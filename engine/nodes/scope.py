@@ -1,0 +1,189 @@
+"""scope_intake: clarify (one question at most), write the brief, plan, and plan review.
+
+A small subgraph over the main state, one node per step, so that code before each
+`interrupt()` is trivial to re-run on resume: the question and the plan are stored in state
+by the node before the one that interrupts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, interrupt
+from pydantic import ValidationError
+
+from engine.emit import emit
+from engine.events import PhaseChanged
+from engine.middleware.structured_output import invoke_structured
+from engine.nodes.common import today
+from engine.nodes.deps import EngineDeps
+from engine.nodes.topic import topic_shifted
+from engine.prompts import (
+    BRIEF_PROMPT,
+    CLARIFY_PROMPT,
+    PLAN_FEEDBACK,
+    PLAN_PROMPT,
+)
+from engine.schemas import ClarifyWithUser, PlanDecision, ResearchBrief, ResearchPlan
+from engine.state import ResearchState
+
+# What a topic shift clears: the previous topic's research must not leak into the new report.
+RESET_RESEARCH: dict[str, Any] = {
+    "notes": [],
+    "raw_notes": [],
+    "evidence_ledger": [],
+    "supervisor_messages": [],
+    "research_units": {},
+    "registry": {},
+    "research_brief": "",
+}
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """A one-line reason a person can act on, naming the field at fault."""
+    parts = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "plan") or "plan"
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {message}")
+    return "; ".join(parts)
+
+
+def build_scope_graph(deps: EngineDeps) -> Any:
+    """Compile the scope_intake subgraph."""
+
+    async def clarify(
+        state: ResearchState,
+    ) -> Command[Literal["ask_clarification", "write_brief", "draft_plan"]]:
+        emit(PhaseChanged(phase="scoping"))
+        question = state.get("question", "")
+        previous = state.get("previous_question") or ""
+        brief = state.get("research_brief") or ""
+        if previous and brief and not topic_shifted(previous, question):
+            followup = f"{brief}\n\nFollow-up request: {question}"
+            return Command(goto="draft_plan", update={"research_brief": followup})
+        reset = dict(RESET_RESEARCH) if previous else {}
+        decision = await invoke_structured(
+            deps.model_for("orchestrator"),
+            ClarifyWithUser,
+            [SystemMessage(content=CLARIFY_PROMPT.format(date=today())), HumanMessage(question)],
+            policy=deps.retry,
+        )
+        if decision.need_clarification and decision.question.strip():
+            update = {**reset, "clarification_question": decision.question.strip()}
+            return Command(goto="ask_clarification", update=update)
+        return Command(goto="write_brief", update=reset)
+
+    def ask_clarification(state: ResearchState) -> dict[str, Any]:
+        emit(PhaseChanged(phase="clarifying"))
+        question = state.get("clarification_question", "")
+        answer = interrupt({"kind": "clarification", "question": question})
+        text = str(answer).strip()
+        return {
+            "clarification_answer": text,
+            "messages": [AIMessage(content=question), HumanMessage(content=text)],
+        }
+
+    async def write_brief(state: ResearchState) -> dict[str, Any]:
+        emit(PhaseChanged(phase="scoping", detail="writing the research brief"))
+        request = f"Request: {state.get('question', '')}"
+        if state.get("clarification_answer"):
+            request += (
+                f"\nClarifying question: {state.get('clarification_question', '')}"
+                f"\nAnswer: {state['clarification_answer']}"
+            )
+        brief = await invoke_structured(
+            deps.model_for("orchestrator"),
+            ResearchBrief,
+            [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
+            policy=deps.retry,
+        )
+        return {"research_brief": brief.research_brief}
+
+    async def draft_plan(state: ResearchState) -> dict[str, Any]:
+        emit(PhaseChanged(phase="planning"))
+        question = state.get("question", "")
+        brief = state.get("research_brief", "")
+        grounding = await _grounding_results(deps, question, brief)
+        feedback = state.get("plan_feedback") or ""
+        system = PLAN_PROMPT.format(
+            date=today(), feedback=PLAN_FEEDBACK.format(feedback=feedback) if feedback else ""
+        )
+        human = f"Question: {question}\n\n## Research brief\n{brief}"
+        if grounding:
+            human += f"\n\n## Search results\n{grounding}"
+        plan = await invoke_structured(
+            deps.model_for("planner"),
+            ResearchPlan,
+            [SystemMessage(content=system), HumanMessage(human)],
+            policy=deps.retry,
+        )
+        return {
+            "plan": plan.model_dump(mode="json"),
+            "plan_revision": (state.get("plan_revision") or 0) + 1,
+            "plan_status": "proposed",
+            "plan_feedback": "",
+            "rejected_edit_reason": None,
+        }
+
+    def review_plan(
+        state: ResearchState,
+    ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
+        emit(PhaseChanged(phase="plan_review"))
+        raw = interrupt(
+            {
+                "kind": "plan_review",
+                "plan": state.get("plan"),
+                "revision": state.get("plan_revision") or 1,
+                "rejected_edit_reason": state.get("rejected_edit_reason"),
+            }
+        )
+        try:
+            decision = PlanDecision.model_validate(raw)
+        except ValidationError as exc:
+            reason = describe_validation_error(exc)
+            return Command(goto="review_plan", update={"rejected_edit_reason": reason})
+        if decision.action == "cancel":
+            return Command(goto=END, update={"plan_status": "cancelled", "status": "cancelled"})
+        if decision.action == "revise":
+            return Command(goto="draft_plan", update={"plan_feedback": decision.feedback})
+        update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
+        if decision.action == "edit" and decision.plan is not None:
+            update["plan"] = decision.plan.model_dump(mode="json")
+        return Command(goto=END, update=update)
+
+    graph = StateGraph(ResearchState)
+    graph.add_node("clarify", clarify)
+    graph.add_node("ask_clarification", ask_clarification)
+    graph.add_node("write_brief", write_brief)
+    graph.add_node("draft_plan", draft_plan)
+    graph.add_node("review_plan", review_plan)
+    graph.add_edge(START, "clarify")
+    graph.add_edge("ask_clarification", "write_brief")
+    graph.add_edge("write_brief", "draft_plan")
+    graph.add_edge("draft_plan", "review_plan")
+    return graph.compile()
+
+
+async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str:
+    """Up to `planner_searches` searches so the tracks rest on what exists (best effort)."""
+    search = deps.planner_search
+    limit = deps.settings.planner_searches
+    if search is None or limit == 0:
+        return ""
+    queries: list[str] = []
+    for candidate in [question, *brief.replace("\n", " ").split(". ")]:
+        cleaned = " ".join(candidate.split())[:300]
+        if len(cleaned) > 8 and cleaned not in queries:
+            queries.append(cleaned)
+    blocks: list[str] = []
+    for query in queries[:limit]:
+        try:
+            found = await search(query)
+        except Exception:  # noqa: S112  # grounding is optional: a failed search plans without it
+            continue
+        if found.strip():
+            blocks.append(f"### {query}\n{found.strip()}")
+    return "\n\n".join(blocks)

@@ -1,0 +1,364 @@
+"""research_supervisor: the hand-built `supervisor ⇄ supervisor_tools` loop.
+
+`supervisor` asks the orchestrator model for its next moves (ConductResearch, ResearchComplete,
+think_tool). `supervisor_tools` answers them: it dispatches up to
+`max_concurrent_research_units` researchers per wave (extra calls are skipped and the
+supervisor is told), never more than `max_researcher_iterations` in total, and judges
+ResearchComplete with the deterministic quality gate. Each dispatched unit is its own
+`research_unit` task (a LangGraph `Send`), so a unit that fails or times out never cancels its
+siblings, and a unit that finished before the process died is checkpointed and not re-run.
+`supervisor_tools` emits `RuntimeProgress` on every pass: consumers never read message text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, Send
+
+from engine.emit import emit
+from engine.events import (
+    EvidenceAdded,
+    PhaseChanged,
+    ResearchUnitSummary,
+    ResearchUnitUpdated,
+    RuntimeProgress,
+)
+from engine.gate import GateResult, evaluate_gate, source_domains
+from engine.middleware.guarded import guarded_tool_call
+from engine.nodes.common import ledger_records, plan_of, today
+from engine.nodes.deps import EngineDeps
+from engine.nodes.researcher import UnitOutcome, run_research_unit
+from engine.prompt_blocks import format_plan
+from engine.prompts import SUPERVISOR_PROMPT
+from engine.schemas import ConductResearch, ResearchComplete
+from engine.state import SupervisorOutput, SupervisorState, UnitInput
+
+REJECTED_PREFIX = "[ResearchComplete rejected:"
+# A rejected ResearchComplete after a wave that added no evidence counts as stalled; after this
+# many stalls research ends anyway (the report says what was found) instead of looping.
+MAX_STALLED_REJECTIONS = 2
+_SUMMARY_FIELDS = set(ResearchUnitSummary.model_fields)
+
+
+def think_tool_schema() -> dict[str, Any]:
+    """The supervisor's reflection tool (the researchers get the toolkit's own think_tool)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": "think_tool",
+            "description": "Record a reflection on progress and next steps. Takes no action.",
+            "parameters": {
+                "type": "object",
+                "properties": {"reflection": {"type": "string"}},
+                "required": ["reflection"],
+            },
+        },
+    }
+
+
+def summary_of(unit: dict[str, Any]) -> ResearchUnitSummary:
+    return ResearchUnitSummary(**{k: v for k, v in unit.items() if k in _SUMMARY_FIELDS})
+
+
+def unit_id_for(run_number: int, index: int) -> str:
+    return f"unit-{index}" if run_number <= 1 else f"unit-{run_number}.{index}"
+
+
+def _pending_calls(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+    """Tool calls of the last AI message that have no ToolMessage answer yet."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return [call for call in message.tool_calls if call.get("id") not in answered]
+    return []
+
+
+def _last_ai(messages: list[BaseMessage]) -> AIMessage | None:
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message
+    return None
+
+
+def build_supervisor_graph(deps: EngineDeps) -> Any:
+    """Compile the supervisor subgraph (its own state schema, `SupervisorState`)."""
+    settings = deps.settings
+    tools = [ConductResearch, ResearchComplete, think_tool_schema()]
+
+    def progress(
+        state: SupervisorState,
+        units: dict[str, dict[str, Any]],
+        *,
+        gate: GateResult | None,
+        skipped: int,
+        iteration: int,
+    ) -> RuntimeProgress:
+        records = ledger_records(state.get("evidence_ledger"))
+        domains = gate.domains if gate else source_domains(records)
+        return RuntimeProgress(
+            supervisor_iteration=iteration,
+            dispatched_research_units=len(units),
+            skipped_research_units=skipped,
+            quality_gate_status=gate.status if gate else "none",  # type: ignore[arg-type]
+            quality_gate_reason=gate.reason if gate else None,
+            min_evidence_records=settings.min_evidence_records,
+            min_source_domains=settings.min_source_domains,
+            evidence_record_count=len(records),
+            source_domain_count=len(domains),
+            source_domains=domains,
+            research_units=[summary_of(unit) for unit in units.values()],
+        )
+
+    async def supervisor(state: SupervisorState) -> Command[Literal["supervisor_tools"]]:
+        messages = list(state.get("supervisor_messages") or [])
+        new: list[BaseMessage] = []
+        if not messages:
+            emit(PhaseChanged(phase="researching"))
+            system = SUPERVISOR_PROMPT.format(
+                date=today(),
+                max_concurrent=settings.max_concurrent_research_units,
+                max_units=settings.max_researcher_iterations,
+                min_records=settings.min_evidence_records,
+                min_domains=settings.min_source_domains,
+            )
+            plan = plan_of(state.get("plan"))
+            human = f"## Research brief\n{state.get('research_brief', '')}"
+            if plan is not None:
+                human += f"\n\n{format_plan(plan)}"
+            carried = state.get("notes") or []
+            if carried:
+                human += "\n\n## Findings so far\n" + "\n".join(carried)
+            new = [SystemMessage(content=system), HumanMessage(content=human)]
+            messages = new
+        reply = await guarded_tool_call(
+            deps.model_for("orchestrator"), tools, messages, policy=deps.retry
+        )
+        return Command(
+            goto="supervisor_tools",
+            update={
+                "supervisor_messages": [*new, reply],
+                "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
+            },
+        )
+
+    def supervisor_tools(
+        state: SupervisorState,
+    ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+        messages = list(state.get("supervisor_messages") or [])
+        units = dict(state.get("research_units") or {})
+        iteration = state.get("supervisor_iteration") or 0
+        skipped_total = state.get("skipped_units") or 0
+        pending_dispatch = state.get("pending_dispatch") or []
+
+        if pending_dispatch:
+            return _collect_wave(state, units, pending_dispatch, iteration, skipped_total)
+
+        pending = _pending_calls(messages)
+        last = _last_ai(messages)
+        answers: list[ToolMessage] = []
+        dispatch: list[UnitInput] = []
+        gate: GateResult | None = None
+        finished = False
+        dispatched_total = state.get("research_iterations") or 0
+        run_number = state.get("run_number") or 1
+        wants_complete = any(c["name"] == "ResearchComplete" for c in pending) or (
+            last is not None and not last.tool_calls
+        )
+        conduct = [c for c in pending if c["name"] == "ConductResearch"]
+
+        for call in pending:
+            call_id = call.get("id") or ""
+            if call["name"] == "think_tool":
+                reflection = str(call.get("args", {}).get("reflection", "")).strip()
+                answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
+            elif call["name"] == "ConductResearch":
+                topic = str(call.get("args", {}).get("research_topic", "")).strip()
+                budget_left = settings.max_researcher_iterations - dispatched_total - len(dispatch)
+                if not topic:
+                    answers.append(_tool_answer(call, "Error: research_topic is empty."))
+                elif len(dispatch) >= settings.max_concurrent_research_units:
+                    skipped_total += 1
+                    answers.append(
+                        _tool_answer(
+                            call,
+                            f"[skipped: at most {settings.max_concurrent_research_units} "
+                            "research units run at once; dispatch it again in the next wave]",
+                        )
+                    )
+                elif budget_left <= 0:
+                    skipped_total += 1
+                    answers.append(
+                        _tool_answer(
+                            call,
+                            f"[skipped: the total of {settings.max_researcher_iterations} "
+                            "research units is used up]",
+                        )
+                    )
+                else:
+                    index = dispatched_total + len(dispatch) + 1
+                    dispatch.append(
+                        UnitInput(
+                            unit_id=unit_id_for(run_number, index), topic=topic, call_id=call_id
+                        )
+                    )
+            elif call["name"] == "ResearchComplete":
+                continue
+            else:
+                answers.append(
+                    _tool_answer(
+                        call,
+                        f"Error: there is no tool named {call['name']!r}. Available tools: "
+                        "ConductResearch, ResearchComplete, think_tool.",
+                    )
+                )
+
+        stalled = state.get("stalled_rejections") or 0
+        complete_calls = [c for c in pending if c["name"] == "ResearchComplete"]
+        if wants_complete and not conduct:
+            records = ledger_records(state.get("evidence_ledger"))
+            gate = evaluate_gate(
+                records,
+                min_records=settings.min_evidence_records,
+                min_domains=settings.min_source_domains,
+            )
+            if gate.passed:
+                finished = True
+                text = "Research complete: the evidence passed the quality gate."
+            else:
+                new_evidence = len(records) > (state.get("records_at_last_gate") or -1)
+                stalled = 0 if new_evidence else stalled + 1
+                text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
+                if stalled >= MAX_STALLED_REJECTIONS:
+                    finished = True
+            for call in complete_calls:
+                answers.append(_tool_answer(call, text))
+            if not complete_calls and not gate.passed and not finished:
+                answers_msg: list[BaseMessage] = [HumanMessage(content=text)]
+            else:
+                answers_msg = []
+        else:
+            answers_msg = []
+            for call in complete_calls:
+                answers.append(
+                    _tool_answer(
+                        call,
+                        "ResearchComplete ignored: research was dispatched in the same turn; "
+                        "call it again once the results are in.",
+                    )
+                )
+
+        cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
+        update: dict[str, Any] = {
+            "supervisor_messages": [*answers, *answers_msg],
+            "skipped_units": skipped_total,
+            "stalled_rejections": stalled,
+        }
+        if gate is not None:
+            update["gate_status"] = gate.status
+            update["gate_reason"] = gate.reason
+            update["records_at_last_gate"] = gate.record_count
+
+        if dispatch:
+            queued = {}
+            for item in dispatch:
+                unit = {
+                    "id": item["unit_id"],
+                    "topic": item["topic"],
+                    "status": "running",
+                    "started_at": deps.clock(),
+                    "call_id": item["call_id"],
+                }
+                queued[item["unit_id"]] = unit
+                emit(ResearchUnitUpdated(unit=summary_of(unit)))
+            units.update(queued)
+            update["research_units"] = queued
+            update["pending_dispatch"] = [dict(item) for item in dispatch]
+            update["research_iterations"] = dispatched_total + len(dispatch)
+            emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
+            return Command(
+                goto=[Send("research_unit", item) for item in dispatch], update=update
+            )
+
+        emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
+        no_moves = not pending and last is not None and bool(last.tool_calls)
+        if finished or cap_reached or no_moves or _turns_exhausted(iteration):
+            return Command(goto=END, update=update)
+        return Command(goto="supervisor", update=update)
+
+    def _turns_exhausted(iteration: int) -> bool:
+        # The supervisor also thinks and calls ResearchComplete; this bounds a model that never
+        # stops doing so without dispatching anything.
+        return iteration >= settings.max_researcher_iterations + 10
+
+    def _collect_wave(
+        state: SupervisorState,
+        units: dict[str, dict[str, Any]],
+        pending_dispatch: list[dict[str, Any]],
+        iteration: int,
+        skipped: int,
+    ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+        answers: list[ToolMessage] = []
+        for item in pending_dispatch:
+            unit = units.get(item["unit_id"], {})
+            if unit.get("status") == "completed":
+                body = unit.get("note") or "(the researcher found nothing citable)"
+                text = f"Research unit {item['unit_id']} completed.\n{body}"
+            else:
+                reason = unit.get("failure_reason") or "research unit execution failed"
+                text = f"Research unit {item['unit_id']} failed: {reason}"
+            answers.append(
+                ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
+            )
+        emit(progress(state, units, gate=None, skipped=skipped, iteration=iteration))
+        update = {"supervisor_messages": answers, "pending_dispatch": []}
+        done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
+        if done or _turns_exhausted(iteration):
+            return Command(goto=END, update=update)
+        return Command(goto="supervisor", update=update)
+
+    async def research_unit(item: UnitInput) -> Command[Literal["supervisor_tools"]]:
+        outcome = await run_research_unit(deps, item["unit_id"], item["topic"])
+        unit = _unit_record(outcome, item["call_id"])
+        emit(ResearchUnitUpdated(unit=summary_of(unit)))
+        for record in outcome.records:
+            emit(EvidenceAdded(record=record))
+        update: dict[str, Any] = {
+            "research_units": {outcome.unit_id: unit},
+            "evidence_ledger": [r.model_dump(mode="json") for r in outcome.records],
+            "registry": outcome.registry,
+        }
+        if outcome.notes:
+            update["notes"] = [outcome.notes]
+        if outcome.raw_notes:
+            update["raw_notes"] = [outcome.raw_notes]
+        return Command(goto="supervisor_tools", update=update)
+
+    graph = StateGraph(SupervisorState, output_schema=SupervisorOutput)
+    graph.add_node("supervisor", supervisor)
+    graph.add_node("supervisor_tools", supervisor_tools)
+    graph.add_node("research_unit", research_unit)
+    graph.add_edge(START, "supervisor")
+    return graph.compile()
+
+
+def _unit_record(outcome: UnitOutcome, call_id: str) -> dict[str, Any]:
+    return {
+        "id": outcome.unit_id,
+        "topic": outcome.topic,
+        "status": outcome.status,
+        "started_at": outcome.started_at,
+        "finished_at": outcome.finished_at,
+        "duration_seconds": outcome.duration_seconds,
+        "tool_call_count": outcome.tool_call_count,
+        "evidence_count": len(outcome.records),
+        "failure_reason": outcome.failure_reason,
+        "call_id": call_id,
+        "note": outcome.notes,
+    }
+
+
+def _tool_answer(call: dict[str, Any], text: str) -> ToolMessage:
+    return ToolMessage(content=text, tool_call_id=call.get("id") or "", name=call["name"])

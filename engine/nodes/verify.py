@@ -1,0 +1,110 @@
+"""verify_citations: check every citation against the registry, sanitize, save, announce.
+
+The report keeps only citations whose source a tool actually returned; unsafe URLs go too.
+The audit (kept, removed and why) is stored in state and written beside the Markdown report.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from engine.citations.registry import SourceRegistry
+from engine.citations.results import CitationVerification, SanitizedReport
+from engine.citations.sanitize import sanitize_report
+from engine.citations.verify import verify_citations
+from engine.emit import emit
+from engine.events import OFFLINE_NOTICE, CitationAuditEntry, PhaseChanged, ReportReady
+from engine.nodes.deps import EngineDeps
+from engine.state import ResearchState
+
+
+def audit_entries(
+    verification: CitationVerification, sanitized: SanitizedReport
+) -> tuple[list[CitationAuditEntry], list[CitationAuditEntry]]:
+    """Kept and removed citations after both steps, numbered as the final report shows them."""
+    dropped = {removal.number: removal.reason for removal in sanitized.removed if removal.number}
+    kept: list[CitationAuditEntry] = []
+    removed = [
+        CitationAuditEntry(number=r.number, source=r.source or "", reason=r.reason)
+        for r in verification.removed_citations
+    ]
+    for citation in verification.valid_citations:
+        if citation.number in dropped:
+            removed.append(
+                CitationAuditEntry(
+                    number=citation.number, source=citation.source, reason=dropped[citation.number]
+                )
+            )
+            continue
+        number = sanitized.renumbered.get(citation.number, citation.number)
+        kept.append(CitationAuditEntry(number=number, source=citation.source))
+    return kept, removed
+
+
+def session_id_of(config: RunnableConfig) -> str:
+    return str((config.get("configurable") or {}).get("thread_id") or "session")
+
+
+def save_report(reports_dir: Path, session_id: str, report: str, audit: dict[str, Any]) -> tuple[str, str]:
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    report_path = reports_dir / f"{session_id}.md"
+    audit_path = reports_dir / f"{session_id}.audit.json"
+    report_path.write_text(report, encoding="utf-8")
+    audit_path.write_text(json.dumps(audit, indent=2, ensure_ascii=False), encoding="utf-8")
+    return str(report_path), str(audit_path)
+
+
+def build_verify(deps: EngineDeps) -> Any:
+    settings = deps.settings
+
+    def verify(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
+        emit(PhaseChanged(phase="verifying"))
+        registry = SourceRegistry.from_dict(state.get("registry"))
+        verification = verify_citations(state.get("final_report", ""), registry)
+        sanitized = sanitize_report(verification.verified_report)
+        report = sanitized.sanitized_report.strip() + "\n"
+        notice = OFFLINE_NOTICE if settings.offline else None
+        if notice:
+            report = f"> {notice}\n\n{report}"
+        kept, removed = audit_entries(verification, sanitized)
+        mode = "quick" if state.get("route") == "quick" else "deep"
+        audit = {
+            "question": state.get("question", ""),
+            "mode": mode,
+            "verification_status": verification.status,
+            "verification_reason": verification.reason,
+            "kept_citations": [entry.model_dump() for entry in kept],
+            "removed_citations": [entry.model_dump() for entry in removed],
+            "verification": verification.model_dump(mode="json", exclude={"verified_report"}),
+            "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
+        }
+        report_path, audit_path = save_report(
+            settings.reports_dir, session_id_of(config), report, audit
+        )
+        emit(
+            ReportReady(
+                report=report,
+                mode=mode,
+                verification_status=verification.status,
+                verification_reason=verification.reason,
+                kept_citations=kept,
+                removed_citations=removed,
+                report_path=report_path,
+                audit_path=audit_path,
+                offline_notice=notice,
+            )
+        )
+        return {
+            "verified_report": report,
+            "audit": audit,
+            "report_path": report_path,
+            "audit_path": audit_path,
+            "previous_question": state.get("question", ""),
+            "status": "completed",
+        }
+
+    return verify

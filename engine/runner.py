@@ -1,0 +1,317 @@
+"""Sessions: run the research graph and turn its stream into the typed events of engine.events.
+
+`open_session(settings, session_id)` owns an `AsyncSqliteSaver` at `settings.sessions_db_path`;
+the session id is the LangGraph thread id, so a second process resumes where the first
+stopped. Nodes and tools emit events on the custom stream and are passed through; pauses
+(clarification, plan review) are read from the checkpoint after the stream ends, so they are
+announced exactly once and re-announced by `resume()`. Errors reach the front end sanitized,
+with `resumable=True`: the checkpoint survives them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.outputs import LLMResult
+
+from engine.config import ResearchMode, Settings
+from engine.events import (
+    ClarificationRequested,
+    Event,
+    PhaseChanged,
+    PlanProposed,
+    ReportReady,
+    RunFailed,
+    RunFinished,
+    SessionStarted,
+    UsageUpdated,
+    _Event,
+)
+from engine.graph import build_graph
+from engine.nodes.deps import EngineDeps, default_deps
+from engine.nodes.failures import sanitize_run_error
+from engine.protocol import SessionStatus
+from engine.schemas import PlanDecision, ResearchPlan
+from engine.sessions import record_session
+
+# The main graph's own steps are few; researchers carry their own explicit limits.
+GRAPH_RECURSION_LIMIT = 10_000
+_ROLE_BY_NODE = {
+    "route_question": "orchestrator",
+    "clarify": "orchestrator",
+    "write_brief": "orchestrator",
+    "draft_plan": "planner",
+    "supervisor": "orchestrator",
+    "final_report": "writer",
+}
+
+
+def new_session_id() -> str:
+    return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+
+
+class UsageTracker(BaseCallbackHandler):
+    """Collects token usage of every model call in the run, by graph role."""
+
+    run_inline = True
+
+    def __init__(self) -> None:
+        self.roles: dict[Any, str] = {}
+        self.pending: list[UsageUpdated] = []
+        self.total_input = 0
+        self.total_output = 0
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, *, run_id: Any, **kw: Any) -> None:
+        metadata = kw.get("metadata") or {}
+        namespace = str(metadata.get("langgraph_checkpoint_ns", ""))
+        node = str(metadata.get("langgraph_node", ""))
+        if "research_unit" in namespace or "quick_research" in namespace:
+            role = "researcher"
+        else:
+            role = _ROLE_BY_NODE.get(node, "researcher" if node == "model" else "orchestrator")
+        self.roles[run_id] = role
+
+    def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
+        role = self.roles.pop(run_id, "")
+        spent_in = spent_out = 0
+        for generations in response.generations:
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if usage:
+                    spent_in += int(usage.get("input_tokens", 0))
+                    spent_out += int(usage.get("output_tokens", 0))
+        if not (spent_in or spent_out):
+            return
+        self.total_input += spent_in
+        self.total_output += spent_out
+        self.pending.append(
+            UsageUpdated(
+                role=role,
+                input_tokens=spent_in,
+                output_tokens=spent_out,
+                total_input_tokens=self.total_input,
+                total_output_tokens=self.total_output,
+            )
+        )
+
+    def drain(self) -> list[UsageUpdated]:
+        drained, self.pending = self.pending, []
+        return drained
+
+
+def pause_events(interrupts: Any) -> list[Event]:
+    """The events that announce the graph's pending interrupts."""
+    events: list[Event] = []
+    for item in interrupts or ():
+        value = getattr(item, "value", item)
+        if not isinstance(value, dict):
+            continue
+        if value.get("kind") == "clarification":
+            events.append(ClarificationRequested(question=str(value.get("question", ""))))
+        elif value.get("kind") == "plan_review" and value.get("plan"):
+            events.append(
+                PlanProposed(
+                    plan=ResearchPlan.model_validate(value["plan"]),
+                    revision=max(1, int(value.get("revision") or 1)),
+                    rejected_edit_reason=value.get("rejected_edit_reason"),
+                )
+            )
+    return events
+
+
+class ResearchSession:
+    """One session (one LangGraph thread); implements `engine.protocol.SessionDriver`."""
+
+    def __init__(self, settings: Settings, graph: Any, session_id: str) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.session_id = session_id
+        self._producer: asyncio.Task[None] | None = None
+        self._cancelled = False
+        self._question = ""
+        self._mode: ResearchMode = settings.research_mode
+        self.last_report: ReportReady | None = None
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {
+            "configurable": {"thread_id": self.session_id},
+            "recursion_limit": GRAPH_RECURSION_LIMIT,
+        }
+
+    # ---- the SessionDriver API -----------------------------------------------------
+
+    async def start(self, question: str, *, mode: ResearchMode = "auto") -> AsyncIterator[Event]:
+        from langchain_core.messages import HumanMessage
+
+        self._question, self._mode = question, mode
+        record_session(self.settings, self.session_id, status="running", question=question, mode=mode)
+        yield self._started(resumed=False)
+        graph_input = {"question": question, "mode": mode, "messages": [HumanMessage(question)]}
+        async for event in self._run(graph_input):
+            yield event
+
+    async def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
+        async for event in self._resume_with(answer):
+            yield event
+
+    async def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
+        async for event in self._resume_with(decision.model_dump(mode="json")):
+            yield event
+
+    async def resume(self) -> AsyncIterator[Event]:
+        snapshot = await self.graph.aget_state(self.config)
+        values = snapshot.values or {}
+        self._question = values.get("question", "")
+        self._mode = values.get("mode") or self._mode
+        yield self._started(resumed=True)
+        if snapshot.interrupts:
+            for event in self._announce_pause(snapshot.interrupts):
+                yield event
+            return
+        if not snapshot.next:
+            for event in self._finish(values):
+                yield event
+            return
+        record_session(self.settings, self.session_id, status="running")
+        async for event in self._run(None):
+            yield event
+
+    async def cancel(self) -> None:
+        self._cancelled = True
+        producer = self._producer
+        if producer is not None and not producer.done():
+            producer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await producer
+
+    # ---- internals -----------------------------------------------------------------
+
+    def _started(self, *, resumed: bool) -> SessionStarted:
+        return SessionStarted(
+            session_id=self.session_id,
+            question=self._question,
+            mode=self._mode,
+            offline=self.settings.offline,
+            search_provider=self.settings.resolved_search_provider,
+            resumed=resumed,
+        )
+
+    async def _resume_with(self, value: Any) -> AsyncIterator[Event]:
+        from langgraph.types import Command
+
+        record_session(self.settings, self.session_id, status="running")
+        async for event in self._run(Command(resume=value)):
+            yield event
+
+    async def _run(self, graph_input: Any) -> AsyncIterator[Event]:
+        """Stream one leg of the run (until it pauses, ends, fails or is cancelled)."""
+        self._cancelled = False
+        tracker = UsageTracker()
+        config = {**self.config, "callbacks": [tracker]}
+        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+        async def produce() -> None:
+            try:
+                async for _namespace, mode, data in self.graph.astream(
+                    graph_input, config, stream_mode=["updates", "custom"], subgraphs=True
+                ):
+                    if mode == "custom" and isinstance(data, _Event):
+                        await queue.put(("event", data))
+                    for usage in tracker.drain():
+                        await queue.put(("event", usage))
+                await queue.put(("done", None))
+            except asyncio.CancelledError:
+                await queue.put(("cancelled", None))
+                raise
+            except Exception as exc:
+                await queue.put(("error", exc))
+
+        self._producer = asyncio.create_task(produce())
+        phase = ""
+        try:
+            while True:
+                kind, payload = await queue.get()
+                if kind == "event":
+                    if isinstance(payload, PhaseChanged):
+                        phase = payload.phase
+                    if isinstance(payload, ReportReady):
+                        self.last_report = payload
+                        record_session(
+                            self.settings,
+                            self.session_id,
+                            status="running",
+                            report_path=payload.report_path,
+                        )
+                    yield payload
+                    continue
+                if kind == "cancelled":
+                    record_session(self.settings, self.session_id, status="interrupted")
+                    yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
+                    yield RunFinished(session_id=self.session_id, status="cancelled")
+                    return
+                if kind == "error":
+                    record_session(self.settings, self.session_id, status="failed")
+                    yield RunFailed(
+                        error=sanitize_run_error(payload),
+                        phase=phase,
+                        resumable=True,
+                        session_id=self.session_id,
+                    )
+                    return
+                break
+        finally:
+            if self._producer is not None and not self._producer.done():
+                self._producer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._producer
+            self._producer = None
+        snapshot = await self.graph.aget_state(self.config)
+        if snapshot.interrupts:
+            for event in self._announce_pause(snapshot.interrupts):
+                yield event
+            return
+        for event in self._finish(snapshot.values or {}):
+            yield event
+
+    def _announce_pause(self, interrupts: Any) -> list[Event]:
+        events = pause_events(interrupts)
+        status: SessionStatus = "awaiting_plan_review"
+        if any(isinstance(e, ClarificationRequested) for e in events):
+            status = "awaiting_clarification"
+        record_session(self.settings, self.session_id, status=status)
+        return events
+
+    def _finish(self, values: dict[str, Any]) -> list[Event]:
+        if values.get("status") == "cancelled":
+            record_session(self.settings, self.session_id, status="cancelled")
+            return [
+                PhaseChanged(phase="cancelled", detail="the plan was cancelled"),
+                RunFinished(session_id=self.session_id, status="cancelled"),
+            ]
+        record_session(
+            self.settings, self.session_id, status="completed", report_path=values.get("report_path")
+        )
+        return [
+            PhaseChanged(phase="done"),
+            RunFinished(session_id=self.session_id, status="completed"),
+        ]
+
+
+@contextlib.asynccontextmanager
+async def open_session(
+    settings: Settings, session_id: str | None = None, *, deps: EngineDeps | None = None
+) -> AsyncIterator[ResearchSession]:
+    """A session on the persistent checkpointer: new (no id) or an existing one to resume."""
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
+        graph = build_graph(deps or default_deps(settings), saver)
+        yield ResearchSession(settings, graph, session_id or new_session_id())

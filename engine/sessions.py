@@ -1,0 +1,102 @@
+"""The session index: question, dates, status and report of every saved session.
+
+A small table beside LangGraph's checkpoints in `sessions.sqlite`, written by the runner at
+each state change, so the sessions list needs no graph and no LangChain import.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engine.config import Settings
+from engine.protocol import SessionInfo, SessionStatus
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS deepresearch_sessions (
+    session_id TEXT PRIMARY KEY,
+    question TEXT NOT NULL,
+    mode TEXT NOT NULL DEFAULT 'auto',
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    report_path TEXT
+)
+"""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=30)
+    connection.execute(_SCHEMA)
+    return connection
+
+
+def record_session(
+    settings: Settings,
+    session_id: str,
+    *,
+    status: SessionStatus,
+    question: str | None = None,
+    mode: str | None = None,
+    report_path: str | None = None,
+) -> None:
+    """Create or update a session's row; fields left None keep their stored value."""
+    now = _now()
+    with closing(_connect(settings.sessions_db_path)) as db, db:
+        row = db.execute(
+            "SELECT question FROM deepresearch_sessions WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            db.execute(
+                "INSERT INTO deepresearch_sessions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (session_id, question or "", mode or "auto", status, now, now, report_path),
+            )
+            return
+        db.execute(
+            "UPDATE deepresearch_sessions SET status = ?, updated_at = ?,"
+            " question = COALESCE(?, question), mode = COALESCE(?, mode),"
+            " report_path = COALESCE(?, report_path) WHERE session_id = ?",
+            (status, now, question, mode, report_path, session_id),
+        )
+
+
+def list_sessions(settings: Settings) -> list[SessionInfo]:
+    """Saved sessions, most recently updated first."""
+    if not settings.sessions_db_path.exists():
+        return []
+    with closing(_connect(settings.sessions_db_path)) as db:
+        rows = db.execute(
+            "SELECT session_id, question, created_at, updated_at, status, mode, report_path"
+            " FROM deepresearch_sessions ORDER BY updated_at DESC, created_at DESC"
+        ).fetchall()
+    return [
+        SessionInfo(
+            session_id=row[0],
+            question=row[1],
+            created_at=row[2],
+            updated_at=row[3],
+            status=row[4],
+            mode=row[5],
+            report_path=row[6],
+        )
+        for row in rows
+    ]
+
+
+def get_session(settings: Settings, session_id: str) -> SessionInfo | None:
+    return next((s for s in list_sessions(settings) if s.session_id == session_id), None)
+
+
+def load_report(settings: Settings, session_id: str) -> str | None:
+    """The saved Markdown report of a session, or None when it has none yet."""
+    if not session_id.replace("-", "").replace("_", "").isalnum():
+        return None
+    path = settings.reports_dir / f"{session_id}.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
