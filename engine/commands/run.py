@@ -1,0 +1,211 @@
+"""`deepresearch run "QUESTION"`: a research session without the app.
+
+Progress goes to stderr, the report to `--out` or stdout, every event to `--events` as JSON
+lines. A pause the flags cannot answer (a clarifying question without `--answer`, a plan
+without `--yes` or `--plan`) ends the run with exit code 3 and the session id to resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from engine.config import Settings, load_settings
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_NEEDS_INPUT = 3
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run a research session headless and print the report",
+        description="Run a research session without the app. Exit codes: 0 report written, "
+        "1 run failed or cancelled, 2 bad arguments, 3 the session needs an answer "
+        "(resume it with --resume SESSION_ID and --answer or --yes).",
+    )
+    parser.add_argument("question", nargs="?", help="the research question")
+    parser.add_argument("--yes", action="store_true", help="approve the proposed plan")
+    parser.add_argument("--answer", metavar="TEXT", help="answer to a clarifying question")
+    parser.add_argument(
+        "--plan", metavar="FILE", type=Path, help="approve this edited plan (JSON) instead"
+    )
+    parser.add_argument("--out", metavar="FILE", type=Path, help="write the report here")
+    parser.add_argument(
+        "--events", metavar="FILE.jsonl", type=Path, help="write every event as JSON lines"
+    )
+    parser.add_argument("--resume", metavar="SESSION_ID", help="continue a saved session")
+    parser.add_argument("--mode", choices=("auto", "quick", "deep"), help="research mode")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.question and not args.resume:
+        print("deepresearch run: give a QUESTION or --resume SESSION_ID", file=sys.stderr)
+        return EXIT_USAGE
+    edited_plan: dict[str, Any] | None = None
+    if args.plan is not None:
+        try:
+            edited_plan = _read_plan(args.plan)
+        except (OSError, ValueError) as exc:
+            print(f"deepresearch run: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    settings = load_settings()
+    return asyncio.run(run_headless(settings, args, edited_plan=edited_plan))
+
+
+def _read_plan(path: Path) -> dict[str, Any]:
+    from engine.schemas import ResearchPlan
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--plan {path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    try:
+        return ResearchPlan.model_validate(data).model_dump(mode="json")
+    except ValidationError as exc:
+        from engine.nodes.scope import describe_validation_error
+
+        raise ValueError(f"--plan {path}: {describe_validation_error(exc)}") from None
+
+
+async def run_headless(
+    settings: Settings,
+    args: argparse.Namespace,
+    *,
+    edited_plan: dict[str, Any] | None = None,
+    deps: Any = None,
+    stderr: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+) -> int:
+    """Drive one session to its end or to a pause the arguments cannot answer."""
+    from engine.events import (
+        ClarificationRequested,
+        PlanProposed,
+        ReportReady,
+        RunFailed,
+        RunFinished,
+        event_to_json,
+    )
+    from engine.runner import open_session
+    from engine.schemas import PlanDecision, ResearchPlan
+
+    err = stderr or sys.stderr
+    out = stdout or sys.stdout
+    events_file = args.events.open("a", encoding="utf-8") if args.events else None
+    answer: str | None = args.answer
+    plan = edited_plan
+    code = EXIT_FAILED
+    try:
+        async with open_session(settings, args.resume, deps=deps) as session:
+            stream: AsyncIterator[Any] | None
+            if args.resume:
+                stream = session.resume()
+            else:
+                stream = session.start(args.question, mode=args.mode or settings.research_mode)
+            while stream is not None:
+                next_stream: AsyncIterator[Any] | None = None
+                async for event in stream:
+                    if events_file is not None:
+                        events_file.write(event_to_json(event) + "\n")
+                        events_file.flush()
+                    line = progress_line(event)
+                    if line:
+                        print(line, file=err, flush=True)
+                    if isinstance(event, ClarificationRequested):
+                        if answer is None:
+                            print(
+                                f"clarification needed: {event.question}\n"
+                                f"answer it with: deepresearch run --resume {session.session_id}"
+                                ' --answer "..."',
+                                file=err,
+                            )
+                            print(session.session_id, file=out)
+                            return EXIT_NEEDS_INPUT
+                        next_stream = session.answer_clarification(answer)
+                        answer = None
+                    elif isinstance(event, PlanProposed):
+                        if event.rejected_edit_reason and plan is None:
+                            print(f"edited plan refused: {event.rejected_edit_reason}", file=err)
+                            return EXIT_USAGE
+                        if plan is not None:
+                            decision = PlanDecision(
+                                action="edit", plan=ResearchPlan.model_validate(plan)
+                            )
+                            plan = None
+                        elif args.yes:
+                            decision = PlanDecision(action="approve")
+                        else:
+                            print(render_plan(event.plan), file=err)
+                            print(
+                                "approve it with: deepresearch run --resume "
+                                f"{session.session_id} --yes",
+                                file=err,
+                            )
+                            print(session.session_id, file=out)
+                            return EXIT_NEEDS_INPUT
+                        next_stream = session.review_plan(decision)
+                    elif isinstance(event, ReportReady):
+                        if args.out:
+                            args.out.write_text(event.report, encoding="utf-8")
+                            print(f"report written to {args.out}", file=err)
+                        else:
+                            out.write(event.report)
+                            out.flush()
+                    elif isinstance(event, RunFailed):
+                        print(
+                            f"run failed: {event.error} (resume: deepresearch run --resume "
+                            f"{session.session_id})",
+                            file=err,
+                        )
+                        return EXIT_FAILED
+                    elif isinstance(event, RunFinished):
+                        code = EXIT_OK if event.status == "completed" else EXIT_FAILED
+                    if next_stream is not None:
+                        break
+                stream = next_stream
+    finally:
+        if events_file is not None:
+            events_file.close()
+    return code
+
+
+def render_plan(plan: Any) -> str:
+    lines = ["proposed plan:", f"  scope: {plan.scope}"]
+    for number, track in enumerate(plan.tracks, start=1):
+        lines.append(f"  {number}. {track.title} → {track.section}")
+        lines.append(f"     queries: {'; '.join(track.queries)}")
+    return "\n".join(lines)
+
+
+def progress_line(event: Any) -> str | None:
+    """One short stderr line for the events a person follows; None for the rest."""
+    kind = event.type
+    if kind == "session_started":
+        resumed = " (resumed)" if event.resumed else ""
+        mode = " offline" if event.offline else ""
+        return f"session {event.session_id}{resumed}{mode}"
+    if kind == "phase_changed":
+        return f"[{event.phase}]" + (f" {event.detail}" if event.detail else "")
+    if kind == "route_decided":
+        return f"route: {event.mode} ({event.reason})" if event.reason else f"route: {event.mode}"
+    if kind == "research_unit_updated":
+        unit = event.unit
+        if unit.status == "running":
+            return f"  {unit.id} running: {unit.topic[:80]}"
+        detail = unit.failure_reason or f"{unit.evidence_count} evidence"
+        duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
+        return f"  {unit.id} {unit.status} ({detail}{duration})"
+    if kind == "runtime_progress" and event.quality_gate_status != "none":
+        reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
+        return f"  quality gate {event.quality_gate_status}{reason}"
+    return None
