@@ -31,10 +31,12 @@ MARKER_PATTERN = (
 _MARKER_RE = re.compile(MARKER_PATTERN)
 _RANGE_RE = re.compile(rf"\^?({_NUMBER})(?:\s*[-–]\s*({_NUMBER}))?")
 
-# Schemes written with `//`, plus the handful that are dangerous or common without it.
+# Schemes written with `//` (an IPv6 host keeps its brackets), plus the handful that are
+# dangerous or common without `//`.
+_URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]"
 _URL_PATTERN = (
-    r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|(?i:javascript|data|vbscript|mailto|file|about|blob):)"
-    r"[^\s<>\"'`\[\]{}|\\^]+"
+    rf"(?:[A-Za-z][A-Za-z0-9+.\-]*://(?:\[[0-9A-Za-z:.%]+\]{_URL_CHARS}*|{_URL_CHARS}+)"
+    rf"|(?i:javascript|data|vbscript|mailto|file|about|blob):{_URL_CHARS}+)"
 )
 _URL_RE = re.compile(_URL_PATTERN)
 
@@ -416,8 +418,8 @@ def _delete_span(out: list[str], following: str) -> int:
 
     Returns how many characters of `following` to skip (spaces after a token that began a line).
     """
-    previous = "".join(out[-1:])
-    at_line_start = not out or previous.endswith("\n")
+    previous = next((piece for piece in reversed(out) if piece), "")
+    at_line_start = not previous or previous.endswith("\n")
     if at_line_start:
         return len(following) - len(following.lstrip(" \t"))
     if not following or following[0] in _PUNCTUATION_AFTER or following[0] in " \t\n\r":
