@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.prebuilt import ToolNode
 
 from engine.config import Settings
 from engine.emit import emit
@@ -100,6 +100,15 @@ def _answer_only(message: AIMessage) -> AIMessage:
     return message.model_copy(update=update) if update else message
 
 
+async def _route(state: ShallowResearchState) -> str:
+    """Run the tools when the reply asked for any, else finish.
+
+    Async so LangGraph runs it on the event loop instead of hopping to a worker thread.
+    """
+    last = state["messages"][-1]
+    return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
+
+
 def final_answer(state: ShallowResearchState) -> str:
     """The text of the last assistant message: the quick path's cited answer."""
     for message in reversed(state["messages"]):
@@ -177,7 +186,7 @@ def build_shallow_graph(
     graph.add_edge(START, "agent")
     if bound_tools:
         graph.add_node("tools", ToolNode(bound_tools, handle_tool_errors=_tool_failure))
-        graph.add_conditional_edges("agent", tools_condition, {"tools": "tools", END: END})
+        graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
         graph.add_edge("tools", "agent")
     else:
         graph.add_edge("agent", END)
