@@ -21,10 +21,11 @@ from langchain_core.messages import (
 )
 
 _QUESTION_LINE_RE = re.compile(
-    r"^\s*(?:#+\s*)?(?:\*\*)?(?:research question|user question|original question|question)"
+    r"^\s*(?:#+\s*)?(?:\*\*)?(?:research question|user question|original question|question|request)"
     r"(?:\*\*)?\s*:\s*(?P<text>\S.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
+_ANSWER_LINE_RE = re.compile(r"^\s*Answer:\s*(?P<text>\S.*)$", re.MULTILINE)
 _QUESTION_TAG_RE = re.compile(r"<question>\s*(?P<text>.+?)\s*</question>", re.DOTALL | re.I)
 _BUFFER_HUMAN_RE = re.compile(r"^(?:Human|User):\s*(?P<text>\S.*)$", re.MULTILINE)
 _NO_MORE_TOOLS_RE = re.compile(
@@ -174,14 +175,23 @@ class Conversation:
         text = self.prompt_text
         labelled = [m.group("text").strip() for m in _QUESTION_LINE_RE.finditer(text)]
         if labelled:
-            return labelled[-1]
+            question = labelled[-1]
+            # A clarification answer given as `Answer: ...` belongs to the question.
+            answers = [m.group("text").strip() for m in _ANSWER_LINE_RE.finditer(text)]
+            if answers and answers[-1] not in question:
+                question = f"{question} {answers[-1]}"
+            return question
         tagged = _QUESTION_TAG_RE.findall(text)
         if tagged:
             return " ".join(tagged[-1].split())
         buffered = [m.group("text").strip() for m in _BUFFER_HUMAN_RE.finditer(text)]
         if buffered:
             return " ".join(buffered)
-        humans = [t.strip() for t in self.human_texts if t.strip()]
+        humans = [
+            t.strip()
+            for t in self.human_texts
+            if t.strip() and not _NO_MORE_TOOLS_RE.search(t)  # a budget notice is no question
+        ]
         if not humans:
             return " ".join(text.split())[:400]
         if len(humans) > 1 and len(humans[-1]) < 400:

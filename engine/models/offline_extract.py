@@ -36,6 +36,14 @@ def best_quotes(sources: Sequence[Source], query: str, *, limit: int) -> list[Qu
     return [Quote(candidate.text, sources[candidate.source_index]) for candidate in chosen]
 
 
+def _fallback(locator: str) -> str:
+    """A title for a source nobody named: the URL without its scheme, or the document key."""
+    for scheme in ("https://", "http://"):
+        if locator.startswith(scheme):
+            return locator.removeprefix(scheme).rstrip("/")
+    return locator
+
+
 class CitationNumbers:
     """Numbers sources in the order they are first cited."""
 
@@ -46,7 +54,7 @@ class CitationNumbers:
     def number(self, locator: str, title: str = "") -> int:
         if locator not in self._numbers:
             self._numbers[locator] = len(self._numbers) + 1
-            self._titles[locator] = title or locator
+            self._titles[locator] = title if title and title != locator else _fallback(locator)
         return self._numbers[locator]
 
     def sources_lines(self) -> list[str]:
@@ -60,12 +68,12 @@ class CitationNumbers:
         return len(self._numbers)
 
 
-def notes_text(label: str, quotes: Sequence[Quote]) -> str:
-    """Research notes: a label line, one cited quote per bullet, then `Sources:`."""
+def notes_text(quotes: Sequence[Quote]) -> str:
+    """Research notes: one cited quote per bullet, then `Sources:`."""
     if not quotes:
-        return f"{label}\nNo retrieved source matched this topic."
+        return "No retrieved source matched this topic."
     numbers = CitationNumbers()
-    lines = [label]
+    lines: list[str] = []
     for quote in quotes:
         number = numbers.number(quote.source.locator, quote.source.title)
         lines.append(f"- {quote.text} [{number}]")

@@ -35,12 +35,13 @@ _LOOKUP_START = re.compile(
     r"^\s*(?:what is|what are|what's|who is|who was|who are|when|where|define|which year)\b", re.I
 )
 _FEEDBACK_RE = re.compile(
-    r"^\s*(?:#+\s*)?(?:reviewer feedback|revision feedback|feedback|requested changes?)\s*:\s*"
-    r"(?P<text>\S.*)$",
+    r"^\s*(?:#+\s*)?(?:reviewer feedback|revision feedback|feedback|requested changes?|"
+    r"apply this feedback)\s*:\s*(?P<text>\S.*)$",
     re.I | re.M,
 )
 _TITLE_CUT_RE = re.compile(r"\s+[—|–-]\s+|\s*:\s+")
 _QUICK_WORD_LIMIT = 8
+_LOOKUP_WORD_LIMIT = 10
 _MAX_SUBJECT_WORDS = 6
 
 
@@ -97,7 +98,7 @@ def route_for(question: str) -> tuple[str, str]:
     deep_marker = _DEEP_MARKERS.search(question)
     if deep_marker:
         return "deep", f"the question asks for {deep_marker.group(0).lower()}: research in depth"
-    if _LOOKUP_START.search(question):
+    if _LOOKUP_START.search(question) and len(question.split()) <= _LOOKUP_WORD_LIMIT:
         return "quick", "a short factual lookup"
     if len(question.split()) < _QUICK_WORD_LIMIT:
         return "quick", f"a short question of {len(question.split())} words"

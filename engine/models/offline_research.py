@@ -131,9 +131,7 @@ def final_answer(
 ) -> OfflineReply:
     if notes:
         quotes = best_quotes(pool.sources, topic.scoring_text, limit=NOTES_SENTENCES)
-        return OfflineReply(
-            content=notes_text(f"Findings for {topic.title}:", quotes), role="researcher"
-        )
+        return OfflineReply(content=notes_text(quotes), role="researcher")
     quotes = best_quotes(pool.sources, topic.scoring_text, limit=ANSWER_SENTENCES)
     heading = " ".join(topic.title.split())[:200] or "Answer"
     return OfflineReply(content=answer_text(heading, quotes), role="quick")
@@ -163,24 +161,40 @@ def topic_text(track: ResearchTrack, follow_up_round: int = 0) -> str:
     )
 
 
-def broadened(track: ResearchTrack, follow_up_round: int) -> ResearchTrack:
-    """The track with wider queries: fewer words per query, then its single key words."""
+def broadened(track: ResearchTrack, follow_up_round: int, used: set[str]) -> ResearchTrack | None:
+    """The track with wider queries never searched before (fewer words, then single words).
+
+    `used` holds every query already planned (lower-cased) and is extended with the new ones;
+    None when the track has nothing new left to search.
+    """
     found: list[str] = []
-    seen = {q.lower() for q in track.queries}
     for query in track.queries:
         tokens = content_words(query) or query.lower().split()
         if follow_up_round == 1:
-            variants = [" ".join(tokens[:-1])] if len(tokens) > 1 else [tokens[0]]
+            variants = [" ".join(tokens[:-1]) if len(tokens) > 1 else tokens[0]]
             variants.append(" ".join(tokens[1:]) if len(tokens) > 2 else "")
         else:
-            variants = list(tokens)
+            # Anchor single aspect words to the query's first word so they stay on topic.
+            variants = [tokens[0], *(f"{tokens[0]} {token}" for token in tokens[2:])]
         for variant in variants:
-            if variant and variant.lower() not in seen:
-                seen.add(variant.lower())
+            if variant and variant.lower() not in used:
+                used.add(variant.lower())
                 found.append(variant)
     if not found:
-        found = [subject_of(track.title) or track.title]
+        return None
     return ResearchTrack(title=track.title, section=track.section, queries=found[:3])
+
+
+def follow_up_topics(tracks: list[ResearchTrack], rounds: int) -> list[str]:
+    """Topics of every follow-up round so far; recomputed identically on every turn."""
+    used = {query.lower() for track in tracks for query in track.queries}
+    topics: list[str] = []
+    for round_number in range(1, rounds + 1):
+        for track in tracks:
+            wider = broadened(track, round_number, used)
+            if wider is not None:
+                topics.append(topic_text(wider, round_number))
+    return topics
 
 
 def _plan_tracks(conversation: Conversation) -> list[ResearchTrack]:
@@ -204,8 +218,7 @@ def supervisor_turn(conversation: Conversation, tools: list[ToolSpec]) -> Offlin
     turn = conversation.ai_turns
 
     wanted = [topic_text(track) for track in tracks]
-    for round_number in range(1, min(rejections, MAX_FOLLOW_UP_ROUNDS) + 1):
-        wanted += [topic_text(broadened(t, round_number), round_number) for t in tracks]
+    wanted += follow_up_topics(tracks, min(rejections, MAX_FOLLOW_UP_ROUNDS))
     done = {
         str(c.args.get("research_topic", ""))
         for c in calls

@@ -60,8 +60,8 @@ def stem(word: str) -> str:
             base = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 return base + "y"
-            if suffix == "led":
-                return base + "l"
+            if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeious":
+                base = base[:-1]  # cancell(ed) -> cancel, controll(ing) -> control
             return base
     return word
 
