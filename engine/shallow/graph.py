@@ -109,6 +109,22 @@ async def _route(state: ShallowResearchState) -> str:
     return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
 
 
+def _budget_metric(
+    budget: ShallowBudget, tool_iterations: int, llm_turns: int, *, forced: bool
+) -> MetricRecorded:
+    """What the finished quick run spent, for the panes that show what the quick path did."""
+    return MetricRecorded(
+        name=BUDGET_METRIC,
+        values={
+            "tool_iterations": tool_iterations,
+            "max_tool_iterations": budget.max_tool_iterations,
+            "llm_turns": llm_turns,
+            "max_llm_turns": budget.max_llm_turns,
+            "synthesis_forced": forced,
+        },
+    )
+
+
 def final_answer(state: ShallowResearchState) -> str:
     """The text of the last assistant message: the quick path's cited answer."""
     for message in reversed(state["messages"]):
@@ -141,11 +157,9 @@ def build_shallow_graph(
     char_budget = max_context_chars or context_char_budget(settings)
     now = clock or (lambda: datetime.now().astimezone())
 
-    async def agent(state: ShallowResearchState) -> dict[str, Any]:
-        iterations = state.get("tool_iterations") or 0
-        turns = state.get("llm_turns") or 0
-        usable = _selected_tools(state, bound_tools)
-        exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
+    def request_for(
+        state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
+    ) -> list[BaseMessage]:
         prompt = render_shallow_prompt(
             tools_info=state.get("tools_info") or tools_info_from(usable),
             now=now(),
@@ -157,28 +171,23 @@ def build_shallow_graph(
         if exhausted:
             # Last in the window, where a model is least likely to overlook it.
             request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
-        request = compact_messages(request, char_budget)
+        return compact_messages(request, char_budget)
+
+    async def agent(state: ShallowResearchState) -> dict[str, Any]:
+        iterations = state.get("tool_iterations") or 0
+        turns = state.get("llm_turns") or 0
+        usable = _selected_tools(state, bound_tools)
+        exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
         with_tools = bool(usable) and not exhausted
         runnable = model.bind_tools(usable) if with_tools else model
-        reply = _as_ai_message(await runnable.ainvoke(request))
+        reply = _as_ai_message(await runnable.ainvoke(request_for(state, usable, exhausted)))
         if with_tools:
             reply = _capped(reply, budget.remaining_tool_calls(iterations))
         if not with_tools or not reply.tool_calls:
             reply = _answer_only(reply)
         spent = iterations + len(reply.tool_calls)
         if not reply.tool_calls:
-            emit(
-                MetricRecorded(
-                    name=BUDGET_METRIC,
-                    values={
-                        "tool_iterations": spent,
-                        "max_tool_iterations": budget.max_tool_iterations,
-                        "llm_turns": turns + 1,
-                        "max_llm_turns": budget.max_llm_turns,
-                        "synthesis_forced": exhausted,
-                    },
-                )
-            )
+            emit(_budget_metric(budget, spent, turns + 1, forced=exhausted))
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
 
     graph = StateGraph(ShallowResearchState)
