@@ -1,7 +1,9 @@
 """The session index: question, dates, status and report of every saved session.
 
-A small table beside LangGraph's checkpoints in `sessions.sqlite`, written by the runner at
-each state change, so the sessions list needs no graph and no LangChain import.
+A small SQLite file beside LangGraph's checkpoints (`sessions-index.sqlite` in the data
+directory), written by the runner at each state change, so the sessions list needs no graph
+and no LangChain import. It is a separate file on purpose: a synchronous write must never wait
+on the checkpointer's own connection, which runs on the event loop this write would block.
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ CREATE TABLE IF NOT EXISTS deepresearch_sessions (
 """
 
 
+INDEX_FILE = "sessions-index.sqlite"
+
+
+def index_path(settings: Settings) -> Path:
+    return settings.data_dir / INDEX_FILE
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -49,7 +58,7 @@ def record_session(
 ) -> None:
     """Create or update a session's row; fields left None keep their stored value."""
     now = _now()
-    with closing(_connect(settings.sessions_db_path)) as db, db:
+    with closing(_connect(index_path(settings))) as db, db:
         row = db.execute(
             "SELECT question FROM deepresearch_sessions WHERE session_id = ?", (session_id,)
         ).fetchone()
@@ -69,9 +78,9 @@ def record_session(
 
 def list_sessions(settings: Settings) -> list[SessionInfo]:
     """Saved sessions, most recently updated first."""
-    if not settings.sessions_db_path.exists():
+    if not index_path(settings).exists():
         return []
-    with closing(_connect(settings.sessions_db_path)) as db:
+    with closing(_connect(index_path(settings))) as db:
         rows = db.execute(
             "SELECT session_id, question, created_at, updated_at, status, mode, report_path"
             " FROM deepresearch_sessions ORDER BY updated_at DESC, created_at DESC"

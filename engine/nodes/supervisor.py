@@ -37,9 +37,10 @@ from engine.schemas import ConductResearch, ResearchComplete
 from engine.state import SupervisorOutput, SupervisorState, UnitInput
 
 REJECTED_PREFIX = "[ResearchComplete rejected:"
-# A rejected ResearchComplete after a wave that added no evidence counts as stalled; after this
-# many stalls research ends anyway (the report says what was found) instead of looping.
-MAX_STALLED_REJECTIONS = 2
+# A ResearchComplete rejected again with no new evidence since the last rejection is a stall;
+# after this many stalls research ends anyway (the report shows what was found) rather than
+# looping until the total cap.
+MAX_STALLED_REJECTIONS = 1
 _SUMMARY_FIELDS = set(ResearchUnitSummary.model_fields)
 
 

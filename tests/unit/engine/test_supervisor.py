@@ -1,0 +1,128 @@
+"""The supervisor loop: waves, caps, the quality gate, isolation of failures and timeouts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.events import EvidenceAdded, ReportReady, ResearchUnitUpdated, RunFinished, RuntimeProgress
+from engine.runner import open_session
+from engine.schemas import PlanDecision
+from tests.unit.engine.conftest import Scenario, make_settings
+
+
+async def run_approved(settings, scenario: Scenario, question: str = "Compare alpha and beta"):
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        events = [e async for e in session.start(question, mode="deep")]
+        events += [e async for e in session.review_plan(PlanDecision(action="approve"))]
+    return events
+
+
+def progress_of(events):
+    return [e for e in events if isinstance(e, RuntimeProgress)]
+
+
+def final_units(events):
+    return {u.id: u for u in progress_of(events)[-1].research_units}
+
+
+async def test_a_failing_researcher_never_cancels_its_siblings(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    boom = RuntimeError("provider said https://internal.example:8443/v1 exploded\nTraceback ...")
+    scenario = Scenario(researcher_error={"beta": boom})
+    events = await run_approved(settings, scenario)
+    units = final_units(events)
+    assert units["unit-2"].status == "failed"
+    assert units["unit-2"].failure_reason == "research unit execution failed"
+    assert units["unit-1"].status == "completed" and units["unit-3"].status == "completed"
+    assert units["unit-1"].evidence_count == 2
+    assert "internal.example" not in "".join(e.model_dump_json() for e in events)
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
+async def test_a_slow_researcher_times_out_alone(tmp_path: Path):
+    settings = make_settings(tmp_path, research_unit_timeout_seconds=2)
+    scenario = Scenario(researcher_delay={"gamma": 30.0})
+    events = await run_approved(settings, scenario)
+    units = final_units(events)
+    assert units["unit-3"].status == "timed_out"
+    assert units["unit-3"].failure_reason == "research unit timed out"
+    assert units["unit-1"].status == units["unit-2"].status == "completed"
+
+
+async def test_recursion_limit_is_reported_with_its_number(tmp_path: Path):
+    settings = make_settings(tmp_path, max_react_tool_calls=1)  # recursion limit 13
+
+    class Loop(Scenario):
+        def research(self, messages):
+            from tests.helpers.scripted_model import tool_call_message
+
+            super().research(messages[:2])  # records the start
+            return tool_call_message("search_web", {"query": "alpha query"})
+
+    events = await run_approved(settings, Loop(tracks=3, wave=["alpha"]))
+    unit = final_units(events)["unit-1"]
+    assert unit.status == "failed" and unit.failure_reason == "Recursion limit of 13 reached"
+
+
+async def test_a_wave_larger_than_the_concurrency_cap_is_trimmed_and_reported(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = Scenario(wave=["alpha", "beta", "gamma", "delta"])
+    events = await run_approved(settings, scenario)
+    first_wave = progress_of(events)[0]
+    assert first_wave.dispatched_research_units == 2
+    assert first_wave.skipped_research_units == 2
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+
+
+async def test_the_total_cap_stops_dispatching(tmp_path: Path):
+    settings = make_settings(tmp_path, max_researcher_iterations=3, min_evidence_records=50)
+    scenario = Scenario(wave=["alpha", "beta", "gamma", "delta"], second_wave=["epsilon"])
+    events = await run_approved(settings, scenario)
+    last = progress_of(events)[-1]
+    assert last.dispatched_research_units == 3
+    assert len(scenario.researcher_runs) == 3
+    assert any(isinstance(e, ReportReady) for e in events)
+
+
+async def test_gate_rejects_then_passes_after_more_research(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=4, min_source_domains=3)
+    scenario = Scenario(wave=["alpha"], second_wave=["beta", "gamma"])
+    events = await run_approved(settings, scenario)
+    statuses = [p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"]
+    assert statuses == ["retry", "pass"]
+    rejected = next(p for p in progress_of(events) if p.quality_gate_status == "retry")
+    assert rejected.quality_gate_reason == (
+        "2 evidence records, need 4; 2 records with sources, need 4; "
+        "1 distinct source domains, need 3"
+    )
+    assert rejected.min_evidence_records == 4 and rejected.min_source_domains == 3
+    passed = progress_of(events)[-1]
+    assert passed.evidence_record_count == 6
+    assert passed.source_domains == ["alpha.example.org", "beta.example.org", "gamma.example.org"]
+
+
+async def test_a_gate_that_cannot_be_met_ends_research_instead_of_looping(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=100)
+    scenario = Scenario(wave=["alpha"])
+    events = await run_approved(settings, scenario)
+    statuses = [p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"]
+    assert statuses == ["retry", "retry"]
+    assert scenario.researcher_runs == ["alpha"]
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
+async def test_consumers_need_only_runtime_progress_for_dispatch_and_gate(tmp_path: Path):
+    """Counting dispatches from unit events or message text would disagree; progress is truth."""
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = Scenario(wave=["alpha", "beta", "gamma"])
+    events = await run_approved(settings, scenario)
+    progress = progress_of(events)
+    # Every supervisor_tools pass reported: dispatch, collect, gate.
+    assert len(progress) == 3
+    assert [p.dispatched_research_units for p in progress] == [2, 2, 2]
+    assert [p.skipped_research_units for p in progress] == [1, 1, 1]
+    assert [p.quality_gate_status for p in progress] == ["none", "none", "pass"]
+    running = [e for e in events if isinstance(e, ResearchUnitUpdated) and e.unit.status == "running"]
+    assert len(running) == progress[-1].dispatched_research_units
+    evidence = [e for e in events if isinstance(e, EvidenceAdded)]
+    assert len(evidence) == progress[-1].evidence_record_count == 4
