@@ -1,0 +1,131 @@
+"""Turn one local file into searchable chunks: by heading for HTML/Markdown, by page for PDF.
+
+Each chunk carries the document key citations use: the file's path relative to the indexed
+folder (`asyncio-task.html`), or for a PDF the path and page (`guide.pdf, p.3`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.tools.extract import (
+    ExtractionError,
+    decode_body,
+    extract_html,
+    one_paragraph,
+    pdf_pages,
+    pdf_title,
+)
+
+SUPPORTED_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".html", ".htm", ".pdf"})
+CHUNK_CHARS = 1000  # a chunk is one search passage: at most ~1200 chars after formatting
+MIN_CHUNK_CHARS = 24
+_HEADING = re.compile(r"^(#{1,6})\s+(.*\S)\s*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    key: str
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    title: str
+    chunks: list[Chunk]
+
+
+def pdf_page_key(rel_path: str, page_number: int) -> str:
+    """The document key of one PDF page (1-based), e.g. `guide.pdf, p.3`."""
+    return f"{rel_path}, p.{page_number}"
+
+
+def _pieces(text: str, limit: int = CHUNK_CHARS) -> list[str]:
+    """Split text into pieces of at most `limit` chars at paragraph, then sentence, boundaries."""
+    pieces: list[str] = []
+    current = ""
+    units: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        paragraph = one_paragraph(paragraph)
+        if not paragraph:
+            continue
+        if len(paragraph) <= limit:
+            units.append(paragraph)
+        else:
+            units.extend(s for s in _SENTENCE_END.split(paragraph) if s)
+    for unit in units:
+        while len(unit) > limit:  # a single huge sentence: hard split
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(unit[:limit])
+            unit = unit[limit:]
+        if current and len(current) + 1 + len(unit) > limit:
+            pieces.append(current)
+            current = unit
+        else:
+            current = f"{current} {unit}" if current else unit
+    if current:
+        pieces.append(current)
+    return [piece for piece in pieces if len(piece) >= MIN_CHUNK_CHARS]
+
+
+def split_by_headings(text: str, key: str, title: str) -> list[Chunk]:
+    """Chunks of Markdown-ish text, each under the nearest heading above it."""
+    chunks: list[Chunk] = []
+    heading = title
+    lines: list[str] = []
+
+    def flush() -> None:
+        body = "\n".join(lines)
+        chunks.extend(Chunk(key=key, heading=heading, text=piece) for piece in _pieces(body))
+        lines.clear()
+
+    in_code = False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        match = None if in_code else _HEADING.match(line)
+        if match:
+            flush()
+            heading = one_paragraph(match.group(2)) or title
+        else:
+            lines.append(line)
+    flush()
+    return chunks
+
+
+def _read_text(path: Path) -> str:
+    return decode_body(path.read_bytes(), None)
+
+
+def parse_file(path: Path, rel_path: str) -> ParsedDocument:
+    """Read and chunk one file; raises `ExtractionError` or `OSError` when it cannot."""
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        data = path.read_bytes()
+        title = pdf_title(data) or path.name
+        chunks: list[Chunk] = []
+        for number, page in enumerate(pdf_pages(data), start=1):
+            key = pdf_page_key(rel_path, number)
+            chunks.extend(Chunk(key=key, heading=f"page {number}", text=p) for p in _pieces(page))
+        return ParsedDocument(title=title, chunks=chunks)
+    if suffix in (".html", ".htm"):
+        extracted = extract_html(_read_text(path))
+        title = extracted.title or path.name
+        return ParsedDocument(title, split_by_headings(extracted.text, rel_path, title))
+    if suffix in (".md", ".markdown"):
+        text = _read_text(path)
+        first = next((m for m in map(_HEADING.match, text.splitlines()) if m), None)
+        title = one_paragraph(first.group(2)) if first else path.name
+        return ParsedDocument(title, split_by_headings(text, rel_path, title))
+    if suffix == ".txt":
+        text = _read_text(path)
+        first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        title = first_line[:120] or path.name
+        return ParsedDocument(title, [Chunk(rel_path, title, p) for p in _pieces(text)])
+    raise ExtractionError(f"unsupported file type {suffix}")

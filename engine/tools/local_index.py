@@ -1,0 +1,423 @@
+"""LocalIndex: an SQLite FTS5 (BM25) index of a folder of documents.
+
+One database (settings.index_db_path) holds any number of folders, each keyed by its resolved
+path. `refresh()` re-reads only files whose size or modification time changed, drops files
+that disappeared, and skips a file it cannot read with a warning naming it (the file is
+remembered, so it is retried only once it changes). `search()` turns free text into a safe
+FTS5 query (terms are quoted, so quotes, operators, very long and non-Latin queries are all
+just words) and returns the best chunks, at most two per document.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import re
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.tools.documents import SUPPORTED_SUFFIXES, ParsedDocument, parse_file
+from engine.tools.extract import ExtractionError
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+MAX_QUERY_TERMS = 24
+MAX_TERM_CHARS = 64
+MAX_CHUNKS_PER_DOCUMENT = 2
+Progress = Callable[[int, int, str], None]
+
+_TERM = re.compile(r"\w+", re.UNICODE)
+# Words too common to help BM25 pick a passage; dropped unless nothing else is left.
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS folders (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS files (
+    folder_id INTEGER NOT NULL, rel_path TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, title TEXT NOT NULL, status TEXT NOT NULL,
+    PRIMARY KEY (folder_id, rel_path)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY, folder_id INTEGER NOT NULL, rel_path TEXT NOT NULL,
+    doc_key TEXT NOT NULL, title TEXT NOT NULL, heading TEXT NOT NULL,
+    ordinal INTEGER NOT NULL, body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_by_file ON chunks (folder_id, rel_path);
+CREATE INDEX IF NOT EXISTS chunks_by_key ON chunks (folder_id, doc_key, ordinal);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    title, heading, body, content='chunks', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts (rowid, title, heading, body)
+    VALUES (new.id, new.title, new.heading, new.body);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts (chunks_fts, rowid, title, heading, body)
+    VALUES ('delete', old.id, old.title, old.heading, old.body);
+END;
+"""
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What one refresh did."""
+
+    files_indexed: int = 0
+    files_unchanged: int = 0
+    files_skipped: int = 0
+    files_removed: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class LocalHit:
+    """One matching chunk: its document key, titles and passage text."""
+
+    document_key: str
+    title: str
+    heading: str
+    passage: str
+    score: float
+
+
+@dataclass(frozen=True)
+class LocalDocument:
+    key: str
+    title: str
+    text: str
+
+
+def fts_query(text: str) -> str | None:
+    """A safe FTS5 MATCH expression (quoted terms joined by OR), or None if no terms."""
+    terms: list[str] = []
+    for term in _TERM.findall(text.lower()):
+        term = term.strip("_")[:MAX_TERM_CHARS]
+        if term and term not in terms:
+            terms.append(term)
+    meaningful = [term for term in terms if term not in _STOPWORDS] or terms
+    if not meaningful:
+        return None
+    return " OR ".join(f'"{term}"' for term in meaningful[:MAX_QUERY_TERMS])
+
+
+def _scan(folder: Path) -> dict[str, tuple[Path, int, int]]:
+    """Supported files under `folder` (hidden entries skipped): rel path → (path, size, mtime)."""
+    found: dict[str, tuple[Path, int, int]] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        if path.suffix.lower() not in SUPPORTED_SUFFIXES or not path.is_file():
+            continue
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        found[rel.as_posix()] = (path, stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+_ParseOutcome = tuple[str, "ParsedDocument | None", "str | None"]
+PARALLEL_THRESHOLD = 4
+
+
+def _parse_job(job: tuple[str, str]) -> _ParseOutcome:
+    """Parse one file (runs in a worker process): (rel path, document or None, warning)."""
+    path, rel = job
+    try:
+        return rel, parse_file(Path(path), rel), None
+    except (ExtractionError, OSError, UnicodeError, ValueError) as exc:
+        reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
+        return rel, None, f"skipped {rel}: {reason}"
+
+
+def _can_spawn() -> bool:
+    """Whether spawned workers can re-create `__main__` (not so for `python - < script`)."""
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+    return main_file is None or Path(main_file).is_file()
+
+
+_fresh_lock = threading.Lock()
+_fresh: set[tuple[str, str]] = set()
+
+
+class LocalIndex:
+    """The FTS5 index of one folder inside a shared SQLite database."""
+
+    def __init__(self, db_path: Path, folder: Path, *, workers: int | None = None) -> None:
+        self.db_path = Path(db_path)
+        self.folder = Path(folder).expanduser().resolve()
+        # Text extraction is CPU-bound (trafilatura): parse big batches in worker processes.
+        self.workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
+
+    def _parse_all(self, jobs: list[tuple[str, str]]) -> Iterator[_ParseOutcome]:
+        """Parse files in order, in worker processes when there are enough of them."""
+        parsed = 0
+        if self.workers > 1 and len(jobs) >= PARALLEL_THRESHOLD and _can_spawn():
+            try:
+                context = multiprocessing.get_context("spawn")  # fork is unsafe with threads
+                with ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=context) as pool:
+                    for outcome in pool.map(_parse_job, jobs):
+                        parsed += 1
+                        yield outcome
+                return
+            except (OSError, BrokenProcessPool):
+                logger.info("worker processes unavailable; parsing the rest in this process")
+        for job in jobs[parsed:]:
+            yield _parse_job(job)
+
+    # ---- connection ----------------------------------------------------------------------
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(self.db_path, timeout=30)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                self._reset_schema(conn)
+            yield conn
+
+    @staticmethod
+    def _reset_schema(conn: sqlite3.Connection) -> None:
+        # The index is a cache of the documents: an old layout is simply rebuilt.
+        for name in ("chunks_ai", "chunks_ad"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+        for name in ("chunks_fts", "chunks", "files", "folders"):
+            conn.execute(f"DROP TABLE IF EXISTS {name}")
+        conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.commit()
+
+    def _folder_id(self, conn: sqlite3.Connection, *, create: bool) -> int | None:
+        row = conn.execute("SELECT id FROM folders WHERE path = ?", (str(self.folder),)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if not create:
+            return None
+        cursor = conn.execute("INSERT INTO folders (path) VALUES (?)", (str(self.folder),))
+        conn.commit()
+        return int(cursor.lastrowid or 0)
+
+    # ---- indexing ------------------------------------------------------------------------
+
+    def refresh(self, progress: Progress | None = None) -> IndexStats:
+        """Bring the index up to date with the folder; report what changed."""
+        started = time.perf_counter()
+        if not self.folder.is_dir():
+            raise FileNotFoundError(f"documents folder not found: {self.folder}")
+        found = _scan(self.folder)
+        with self._connect() as conn:
+            folder_id = self._folder_id(conn, create=True)
+            known = {
+                rel: (size, mtime)
+                for rel, size, mtime in conn.execute(
+                    "SELECT rel_path, size, mtime_ns FROM files WHERE folder_id = ?", (folder_id,)
+                )
+            }
+            changed = [
+                rel for rel, (_p, size, mtime) in found.items() if known.get(rel) != (size, mtime)
+            ]
+            removed = [rel for rel in known if rel not in found]
+            for rel in removed:
+                conn.execute(
+                    "DELETE FROM chunks WHERE folder_id = ? AND rel_path = ?", (folder_id, rel)
+                )
+                conn.execute(
+                    "DELETE FROM files WHERE folder_id = ? AND rel_path = ?", (folder_id, rel)
+                )
+            conn.commit()
+
+            indexed = skipped = 0
+            warnings: list[str] = []
+            jobs = [(str(found[rel][0]), rel) for rel in changed]
+            for done, (rel, parsed, warning) in enumerate(self._parse_all(jobs), start=1):
+                _path, size, mtime = found[rel]
+                if warning is not None:
+                    warnings.append(warning)
+                    logger.warning("%s", warning)
+                self._store(conn, folder_id or 0, rel, size, mtime, parsed)
+                if parsed is None:
+                    skipped += 1
+                else:
+                    indexed += 1
+                if progress is not None:
+                    progress(done, len(changed), rel)
+            if changed:
+                conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+                conn.commit()
+            chunk_count = conn.execute(
+                "SELECT count(*) FROM chunks WHERE folder_id = ?", (folder_id,)
+            ).fetchone()[0]
+        return IndexStats(
+            files_indexed=indexed,
+            files_unchanged=len(found) - len(changed),
+            files_skipped=skipped,
+            files_removed=len(removed),
+            chunks=int(chunk_count),
+            seconds=time.perf_counter() - started,
+            warnings=tuple(warnings),
+        )
+
+    @staticmethod
+    def _store(
+        conn: sqlite3.Connection,
+        folder_id: int,
+        rel: str,
+        size: int,
+        mtime: int,
+        parsed: ParsedDocument | None,
+    ) -> None:
+        conn.execute("DELETE FROM chunks WHERE folder_id = ? AND rel_path = ?", (folder_id, rel))
+        if parsed is not None:
+            conn.executemany(
+                "INSERT INTO chunks (folder_id, rel_path, doc_key, title, heading, ordinal, body)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (folder_id, rel, chunk.key, parsed.title, chunk.heading, ordinal, chunk.text)
+                    for ordinal, chunk in enumerate(parsed.chunks)
+                ],
+            )
+        conn.execute(
+            "INSERT OR REPLACE INTO files (folder_id, rel_path, size, mtime_ns, title, status)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                folder_id,
+                rel,
+                size,
+                mtime,
+                parsed.title if parsed else "",
+                "indexed" if parsed else "skipped",
+            ),
+        )
+        conn.commit()
+
+    def ensure_fresh(self) -> IndexStats | None:
+        """Refresh once per process for this database and folder (the first search does it)."""
+        key = (str(self.db_path), str(self.folder))
+        with _fresh_lock:
+            if key in _fresh:
+                return None
+            stats = self.refresh()
+            _fresh.add(key)
+            return stats
+
+    # ---- querying ------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int) -> list[LocalHit]:
+        """The best chunks for `query` by BM25, at most two per document, best first."""
+        match = fts_query(query)
+        if match is None or limit <= 0:
+            return []
+        with self._connect() as conn:
+            folder_id = self._folder_id(conn, create=False)
+            if folder_id is None:
+                return []
+            rows = conn.execute(
+                "SELECT c.doc_key, c.title, c.heading, c.body,"
+                " bm25(chunks_fts, 1.5, 2.0, 1.0) AS score"
+                " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+                " WHERE chunks_fts MATCH ? AND c.folder_id = ?"
+                " ORDER BY score, c.id LIMIT ?",
+                (match, folder_id, limit * 4),
+            ).fetchall()
+        hits: list[LocalHit] = []
+        per_document: dict[str, int] = {}
+        for key, title, heading, body, score in rows:
+            if per_document.get(key, 0) >= MAX_CHUNKS_PER_DOCUMENT:
+                continue
+            per_document[key] = per_document.get(key, 0) + 1
+            label = title if heading == title else f"{title} — {heading}"
+            # bm25() is lower-is-better; flip it so higher means more relevant everywhere.
+            hits.append(LocalHit(key, label, heading, body, -float(score)))
+            if len(hits) >= limit:
+                break
+        return hits
+
+    def document(self, key: str) -> LocalDocument | None:
+        """The full text of one document (or one PDF page) by its key, or None."""
+        with self._connect() as conn:
+            folder_id = self._folder_id(conn, create=False)
+            if folder_id is None:
+                return None
+            rows = conn.execute(
+                "SELECT title, heading, body FROM chunks WHERE folder_id = ? AND doc_key = ?"
+                " ORDER BY ordinal",
+                (folder_id, key),
+            ).fetchall()
+        if not rows:
+            return None
+        parts: list[str] = []
+        previous_heading = None
+        for title, heading, body in rows:
+            if heading != previous_heading and heading != title:
+                parts.append(f"## {heading}")
+            previous_heading = heading
+            parts.append(body)
+        return LocalDocument(key=key, title=rows[0][0], text="\n\n".join(parts))

@@ -1,0 +1,200 @@
+"""The researchers' LangChain tools: search_web, fetch_url and think_tool.
+
+Each tool records every URL or document key it returns in the session's source registry
+before the model sees the text, reports itself with `ToolCalled` events (started, then
+succeeded or failed), and never raises: a failure is one clear sentence the model can act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from engine.config import Settings
+from engine.emit import emit
+from engine.events import ToolCalled
+from engine.tools.fetch import MAX_TEXT_CHARS, FetchError, fetch_page
+from engine.tools.local_index import LocalIndex
+from engine.tools.preprocess import format_results
+from engine.tools.search import SourceRecorder, clean_query, provider_for, search
+from engine.tools.search_errors import SearchError
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
+
+SUMMARY_CHARS = 160
+
+
+def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _CallReport:
+    """Emits the started / succeeded / failed events of one tool call."""
+
+    def __init__(self, tool: str, unit_id: str | None, arguments: str) -> None:
+        self.tool = tool
+        self.unit_id = unit_id
+        self.arguments = _short(arguments)
+        self.call_id = f"{tool}-{uuid.uuid4().hex[:12]}"
+        self.started = time.perf_counter()
+        self._emit("started")
+
+    def _emit(self, status: str, summary: str = "", error: str | None = None) -> None:
+        duration = None if status == "started" else round(time.perf_counter() - self.started, 4)
+        emit(
+            ToolCalled(
+                tool=self.tool,
+                call_id=self.call_id,
+                unit_id=self.unit_id,
+                status=status,
+                arguments=self.arguments,
+                result_summary=_short(summary),
+                error=error,
+                duration_seconds=duration,
+            )
+        )
+
+    def succeeded(self, summary: str) -> None:
+        self._emit("succeeded", summary)
+
+    def failed(self, error: str) -> None:
+        self._emit("failed", error=_short(error))
+
+
+class SearchWebInput(BaseModel):
+    query: str = Field(description="What to search for, in plain words (at most 1000 chars).")
+    max_results: int | None = Field(
+        default=None, ge=1, le=100, description="How many results to return (optional)."
+    )
+
+
+class FetchUrlInput(BaseModel):
+    url: str = Field(
+        description="An http(s) URL from search results, or a local document key such as "
+        "'asyncio-task.html' or 'guide.pdf, p.3'."
+    )
+
+
+class ThinkInput(BaseModel):
+    reflection: str = Field(
+        description="Your reasoning: what you found, what is missing, what to do next."
+    )
+
+
+def _looks_like_document_key(value: str) -> bool:
+    return "://" not in value and not value.lower().startswith(("http:", "https:"))
+
+
+async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None:
+    index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
+    document = await asyncio.to_thread(index.document, key)
+    if document is None:
+        await asyncio.to_thread(index.ensure_fresh)
+        document = await asyncio.to_thread(index.document, key)
+    if document is None:
+        return None
+    return document.title, document.text[:MAX_TEXT_CHARS]
+
+
+def build_research_tools(
+    settings: Settings, registry: SourceRecorder, *, unit_id: str | None = None
+) -> list[BaseTool]:
+    """search_web (absent when the provider is `none`), fetch_url and think_tool."""
+    from langchain_core.tools import StructuredTool
+
+    provider_name = settings.resolved_search_provider
+
+    async def search_web(query: str, max_results: int | None = None) -> str:
+        report = _CallReport("search_web", unit_id, query)
+        try:
+            shown, _ = clean_query(query)
+            results = await search(
+                query,
+                settings,
+                registry,
+                max_results=max_results,
+                provider=provider_for(settings),
+            )
+        except SearchError as exc:
+            report.failed(str(exc))
+            return f"Search failed: {exc}"
+        text = format_results(shown, results)
+        report.succeeded(f"{len(results)} results")
+        return text
+
+    async def fetch_url(url: str) -> str:
+        report = _CallReport("fetch_url", unit_id, url)
+        target = (url or "").strip()
+        if not target:
+            report.failed("empty URL")
+            return "Fetch failed: invalid URL: empty URL"
+        if _looks_like_document_key(target):
+            try:
+                found = await _read_document(target, settings)
+            except (OSError, FileNotFoundError):
+                found = None
+            if found is None:
+                error = "not an http(s) URL or a known document key"
+                report.failed(error)
+                return f"Fetch failed: {error}"
+            title, text = found
+            registry.add_document(target, title or None)
+            report.succeeded(f"{len(text)} chars from {target}")
+            return f"Fetched: {target}\nTitle: {title}\n\n{text}"
+        try:
+            page = await fetch_page(target, settings)
+        except FetchError as exc:
+            report.failed(str(exc))
+            return f"Fetch failed: {exc}"
+        registry.add_url(page.final_url, page.title or None)
+        if page.url != page.final_url:
+            registry.add_url(page.url, page.title or None)
+        report.succeeded(f"{len(page.text)} chars: {page.title}")
+        return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{page.text}"
+
+    async def think_tool(reflection: str) -> str:
+        report = _CallReport("think_tool", unit_id, reflection)
+        report.succeeded("reflection recorded")
+        return f"Reflection recorded: {reflection}"
+
+    search_help = (
+        "Search the local documents folder; results carry a 'Document:' key you can cite "
+        "or read in full with fetch_url."
+        if provider_name == "local"
+        else "Search the web; results carry a 'URL:' you can cite or read with fetch_url."
+    )
+    tools: list[BaseTool] = []
+    if provider_name != "none":
+        tools.append(
+            StructuredTool.from_function(
+                coroutine=search_web,
+                name="search_web",
+                description=f"{search_help} Returns numbered results with passages.",
+                args_schema=SearchWebInput,
+            )
+        )
+    tools.append(
+        StructuredTool.from_function(
+            coroutine=fetch_url,
+            name="fetch_url",
+            description="Read a web page (http/https URL) or a local document key in full "
+            f"(up to {MAX_TEXT_CHARS} characters of text).",
+            args_schema=FetchUrlInput,
+        )
+    )
+    tools.append(
+        StructuredTool.from_function(
+            coroutine=think_tool,
+            name="think_tool",
+            description="Record your reasoning between searches: what you learned, what gaps "
+            "remain, and whether to keep searching. Has no other effect.",
+            args_schema=ThinkInput,
+        )
+    )
+    return tools
