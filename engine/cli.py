@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from engine.config import SettingsError
 
 # Subcommand modules under engine/commands/, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions")
+COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions", "index")
 
 
 def package_version() -> str:

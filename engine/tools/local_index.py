@@ -183,7 +183,8 @@ def _scan(folder: Path) -> dict[str, tuple[Path, int, int]]:
 
 
 _ParseOutcome = tuple[str, "ParsedDocument | None", "str | None"]
-PARALLEL_THRESHOLD = 4
+# Starting workers costs a second or two (each imports trafilatura): only worth it for big batches.
+PARALLEL_MIN_BYTES = 1_500_000
 
 
 def _parse_job(job: tuple[str, str]) -> _ParseOutcome:
@@ -215,10 +216,11 @@ class LocalIndex:
         # Text extraction is CPU-bound (trafilatura): parse big batches in worker processes.
         self.workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
 
-    def _parse_all(self, jobs: list[tuple[str, str]]) -> Iterator[_ParseOutcome]:
+    def _parse_all(self, jobs: list[tuple[str, str]], total_bytes: int) -> Iterator[_ParseOutcome]:
         """Parse files in order, in worker processes when there are enough of them."""
         parsed = 0
-        if self.workers > 1 and len(jobs) >= PARALLEL_THRESHOLD and _can_spawn():
+        parallel = self.workers > 1 and len(jobs) > 1 and total_bytes >= PARALLEL_MIN_BYTES
+        if parallel and _can_spawn():
             try:
                 context = multiprocessing.get_context("spawn")  # fork is unsafe with threads
                 with ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=context) as pool:
@@ -297,7 +299,9 @@ class LocalIndex:
             indexed = skipped = 0
             warnings: list[str] = []
             jobs = [(str(found[rel][0]), rel) for rel in changed]
-            for done, (rel, parsed, warning) in enumerate(self._parse_all(jobs), start=1):
+            total_bytes = sum(found[rel][1] for rel in changed)
+            outcomes = self._parse_all(jobs, total_bytes)
+            for done, (rel, parsed, warning) in enumerate(outcomes, start=1):
                 _path, size, mtime = found[rel]
                 if warning is not None:
                     warnings.append(warning)
