@@ -125,6 +125,7 @@ class Scenario:
     plan_feedback_seen: list[str] = field(default_factory=list)
     supervisor_calls: int = 0
     on_researcher_start: Callable[[str], None] | None = None
+    _model: ScriptedChatModel | None = None
 
     def plan(self, suffix: str = "") -> ResearchPlan:
         return ResearchPlan(
@@ -213,7 +214,8 @@ class Scenario:
         return f"# Report\n\nConductResearch was called.\n\n{body}\n\n## Sources\n{sources}\n"
 
     def model(self) -> ScriptedChatModel:
-        return ScriptedChatModel(responder=self.respond)
+        self._model = ScriptedChatModel(responder=self.respond)
+        return self._model
 
     def deps(self, settings: Settings, **kwargs: Any) -> EngineDeps:
         model = self.model()
