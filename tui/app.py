@@ -1,10 +1,206 @@
-"""Placeholder app module: replaced by the full Textual application."""
+"""The deepresearch terminal app: screens, global keys, the command palette, the engine link.
+
+Importing this module loads Textual and the event models only; the engine's LangChain stack is
+imported by `EngineBackend` inside workers, after the first frame is on screen.
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from tui.backend import Backend
+from tui.engine_link import EngineLink
+from tui.failures import describe_failure
+from tui.screens.help import HelpScreen
+from tui.screens.research import ResearchScreen
+from tui.screens.sessions import SessionChoice, SessionsScreen
+from tui.screens.settings import SettingsScreen
+from tui.widgets.mode_toggle import ModeToggle
+from tui.widgets.plan_pane import PlanPane
+
+
+class DeepResearchApp(App[int]):
+    TITLE = "deepresearch"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", id="app.help"),
+        Binding("f2", "sessions", "Sessions", id="app.sessions"),
+        Binding("f3", "settings", "Settings", id="app.settings"),
+        Binding("ctrl+n", "new_session", "New", id="app.new_session"),
+        Binding("ctrl+t", "toggle_mode", "Mode", id="app.toggle_mode"),
+        Binding("ctrl+r", "resume", "Resume", show=False, id="app.resume"),
+        Binding("ctrl+x", "cancel_run", "Cancel run", show=False, id="app.cancel_run"),
+    ]
+
+    def __init__(
+        self,
+        backend: Backend | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        export_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        if backend is None:
+            from tui.engine_backend import EngineBackend
+
+            backend = EngineBackend()
+        self.backend = backend
+        self.clock = clock
+        self.export_dir = export_dir or Path.cwd()
+        self.link = EngineLink(self, backend)
+
+    def get_default_screen(self) -> Screen[Any]:
+        return ResearchScreen(self.link, clock=self.clock, export_dir=self.export_dir)
+
+    @property
+    def research(self) -> ResearchScreen:
+        screen = self.screen_stack[0]
+        assert isinstance(screen, ResearchScreen)
+        return screen
+
+    # ---- global actions ------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_sessions(self) -> None:
+        if not isinstance(self.screen, SessionsScreen):
+            self.push_screen(SessionsScreen(self.backend), self._session_chosen)
+
+    def action_settings(self) -> None:
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.backend))
+
+    def action_new_session(self) -> None:
+        self.link.close()
+        self.research.reset()
+        self.link.open(None)
+        self.research.query_one("#question").focus()
+
+    def action_toggle_mode(self) -> None:
+        self.research.query_one(ModeToggle).cycle()
+
+    def action_resume(self) -> None:
+        if self.link.running:
+            self.notify("The run is still going.", severity="warning")
+            return
+        self.research.resume()
+
+    async def action_cancel_run(self) -> None:
+        if not self.link.running:
+            self.notify("No run in progress.")
+            return
+        await self.link.cancel()
+
+    def action_plan(self, action: str) -> None:
+        """Plan review from the command palette: the same actions as the Plan pane's keys."""
+        pane = self.research.query_one(PlanPane)
+        if pane.check_action(action, ()):
+            getattr(pane, f"action_{action}")()
+        else:
+            self.notify("No plan is waiting for review.", severity="warning")
+
+    def action_report(self, action: str) -> None:
+        screen = self.research
+        if screen.view.report is None:
+            self.notify("No report yet.", severity="warning")
+            return
+        {"audit": screen.open_audit, "export": screen.export_report, "copy": screen.copy_report}[
+            action
+        ]()
+
+    def _session_chosen(self, choice: SessionChoice | None) -> None:
+        if choice is None:
+            return
+        if choice.action == "reopen":
+            self.reopen_report(choice)
+        else:
+            self.link.close()
+            self.research.reset()
+            self.link.open(choice.session.session_id)
+            self.research.show_note(f"Resuming: {choice.session.question}")
+            self.research.resume()
+
+    @work(exclusive=True, group="reports", name="reopen-report")
+    async def reopen_report(self, choice: SessionChoice) -> None:
+        try:
+            report = await self.backend.load_report(choice.session.session_id)
+        except Exception as error:
+            self.notify(
+                f"Could not open the report: {describe_failure(error)}",
+                severity="error",
+                markup=False,
+            )
+            return
+        if report is None:
+            self.notify("This session has no saved report.", severity="warning")
+            return
+        self.link.close()
+        self.research.show_saved_report(choice.session.question, report)
+        self.research.view.session_id = choice.session.session_id
+        self.link.session_id = choice.session.session_id
+
+    # ---- command palette -----------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        commands: list[tuple[str, str, Callable[[], object]]] = [
+            ("Help", "Keys and how a session works", self.action_help),
+            ("Sessions", "Reopen a report or resume a run", self.action_sessions),
+            ("Settings", "Doctor report and first-run setup", self.action_settings),
+            ("New session", "Clear the panes and start fresh", self.action_new_session),
+            ("Toggle research mode", "auto → quick → deep", self.action_toggle_mode),
+            ("Resume run", "Continue an interrupted or failed run", self.action_resume),
+            ("Cancel run", "Stop the run; the session stays resumable", self.action_cancel_run),
+            (
+                "Approve plan",
+                "Start research with the plan as shown",
+                lambda: self.action_plan("approve"),
+            ),
+            ("Revise plan", "Send the plan back with feedback", lambda: self.action_plan("revise")),
+            ("Cancel plan", "Stop at plan review", lambda: self.action_plan("cancel_plan")),
+            (
+                "Edit plan track",
+                "Edit the selected track in place",
+                lambda: self.action_plan("edit"),
+            ),
+            (
+                "Add plan track",
+                "Insert a track after the selected one",
+                lambda: self.action_plan("add"),
+            ),
+            ("Delete plan track", "Remove the selected track", lambda: self.action_plan("delete")),
+            (
+                "Verification audit",
+                "Kept and removed citations",
+                lambda: self.action_report("audit"),
+            ),
+            (
+                "Export report",
+                "Write the report to a Markdown file",
+                lambda: self.action_report("export"),
+            ),
+            ("Copy report", "Copy the report to the clipboard", lambda: self.action_report("copy")),
+        ]
+        for title, help_text, callback in commands:
+            yield SystemCommand(title, help_text, callback)
+
+    # ---- shutdown ------------------------------------------------------------------------
+
+    async def on_unmount(self) -> None:
+        # Quitting mid-run cancels the engine worker; the checkpointed session stays resumable.
+        self.link.close()
+
 
 def run_app() -> int:
-    from textual.app import App
-
-    App().run()
-    return 0
+    result = DeepResearchApp().run()
+    return result if isinstance(result, int) else 0

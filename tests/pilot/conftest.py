@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+
+@pytest.fixture(autouse=True)
+def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A blinking cursor makes timing-dependent frames; tests never need it."""
+    monkeypatch.setattr(Input, "cursor_blink", False)

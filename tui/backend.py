@@ -1,0 +1,46 @@
+"""What the app needs from the engine, as one protocol the tests can replace.
+
+The real implementation (`tui.engine_backend.EngineBackend`) imports the engine's heavy modules
+only inside its methods, which the app calls from workers, so the first frame is drawn with
+Textual alone.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from engine.events import ReportReady
+from engine.protocol import SessionDriver, SessionInfo
+
+
+@dataclass(frozen=True)
+class DoctorSummary:
+    """The doctor report as text, and whether a session can run with these settings."""
+
+    text: str
+    can_run: bool
+
+
+class Backend(Protocol):
+    """Sessions, saved reports, diagnostics and the `.env` file the setup form writes."""
+
+    def open_session(self, session_id: str | None) -> AbstractAsyncContextManager[SessionDriver]:
+        """A new session (None) or a saved one, open for as long as the context lasts."""
+        ...
+
+    async def list_sessions(self) -> list[SessionInfo]: ...
+
+    async def load_report(self, session_id: str) -> ReportReady | None: ...
+
+    async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...
+
+    def env_file(self) -> Path:
+        """Where first-run setup writes its settings."""
+        ...
+
+    def reload_settings(self) -> None:
+        """Re-read settings after the setup form wrote `.env`."""
+        ...

@@ -1,0 +1,234 @@
+"""The one place engine events become Textual messages.
+
+Every other part of the app sees typed messages, never raw events. High-frequency facts are
+coalesced so a fast engine cannot flood the message loop: progress and usage messages replace a
+queued one of the same kind (`can_replace`), a unit's update replaces a queued update of the
+same unit, and evidence and tool calls are buffered with one wake-up message per batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Generic, TypeVar
+
+from textual.message import Message
+from textual.message_pump import MessagePump
+
+from engine.citations.evidence import EvidenceRecord
+from engine.events import (
+    ClarificationRequested,
+    Event,
+    EvidenceAdded,
+    MetricRecorded,
+    PhaseChanged,
+    PlanProposed,
+    ReportReady,
+    ResearchUnitSummary,
+    ResearchUnitUpdated,
+    RouteDecided,
+    RunFailed,
+    RunFinished,
+    RuntimeProgress,
+    SessionStarted,
+    ToolCalled,
+    UsageUpdated,
+)
+
+# Yield to the message loop at least this often while pumping a stream that never awaits.
+_YIELD_EVERY_SECONDS = 0.02
+
+T = TypeVar("T")
+
+
+class EngineMessage(Message, bubble=False):
+    """Base of every message the bridge posts; aimed at one screen, so it does not bubble."""
+
+
+class SessionBegan(EngineMessage):
+    def __init__(self, event: SessionStarted) -> None:
+        super().__init__()
+        self.event = event
+
+
+class PhaseUpdated(EngineMessage):
+    def __init__(self, event: PhaseChanged) -> None:
+        super().__init__()
+        self.event = event
+
+
+class ClarificationAsked(EngineMessage):
+    def __init__(self, event: ClarificationRequested) -> None:
+        super().__init__()
+        self.event = event
+
+
+class PlanArrived(EngineMessage):
+    def __init__(self, event: PlanProposed) -> None:
+        super().__init__()
+        self.event = event
+
+
+class RouteChosen(EngineMessage):
+    def __init__(self, event: RouteDecided) -> None:
+        super().__init__()
+        self.event = event
+
+
+class ProgressUpdated(EngineMessage):
+    """The supervisor runtime's latest decision; only the newest one matters."""
+
+    def __init__(self, event: RuntimeProgress) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ProgressUpdated)
+
+
+class UnitUpdated(EngineMessage):
+    """One research unit's latest state; a newer update of the same unit supersedes it."""
+
+    def __init__(self, unit: ResearchUnitSummary) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, UnitUpdated) and message.unit.id == self.unit.id
+
+
+class UsageChanged(EngineMessage):
+    """Token totals; only the newest one matters."""
+
+    def __init__(self, event: UsageUpdated) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, UsageChanged)
+
+
+class _Batch(Generic[T]):
+    """Items waiting for the message loop; the receiver drains them all at once."""
+
+    def __init__(self) -> None:
+        self._items: list[T] = []
+
+    def add(self, item: T) -> bool:
+        """Queue an item; True when the batch was empty, i.e. a wake-up must be posted."""
+        self._items.append(item)
+        return len(self._items) == 1
+
+    def drain(self) -> list[T]:
+        items, self._items = self._items, []
+        return items
+
+
+class EvidenceArrived(EngineMessage):
+    """New ledger records are waiting; `drain()` takes every record queued so far."""
+
+    def __init__(self, batch: _Batch[EvidenceRecord]) -> None:
+        super().__init__()
+        self._batch = batch
+
+    def drain(self) -> list[EvidenceRecord]:
+        return self._batch.drain()
+
+
+class ToolCallsLogged(EngineMessage):
+    """New tool calls are waiting; `drain()` takes every call queued so far."""
+
+    def __init__(self, batch: _Batch[ToolCalled]) -> None:
+        super().__init__()
+        self._batch = batch
+
+    def drain(self) -> list[ToolCalled]:
+        return self._batch.drain()
+
+
+class ReportArrived(EngineMessage):
+    def __init__(self, event: ReportReady) -> None:
+        super().__init__()
+        self.event = event
+
+
+class RunFailedNotice(EngineMessage):
+    """The engine reported a failure (its text is already sanitized by the engine)."""
+
+    def __init__(self, event: RunFailed) -> None:
+        super().__init__()
+        self.event = event
+
+
+class RunEnded(EngineMessage):
+    def __init__(self, event: RunFinished) -> None:
+        super().__init__()
+        self.event = event
+
+
+class StreamClosed(EngineMessage):
+    """A driver call stopped yielding: it paused for a decision, finished, or was cancelled."""
+
+    def __init__(self, *, cancelled: bool = False) -> None:
+        super().__init__()
+        self.cancelled = cancelled
+
+
+class EventBridge:
+    """Posts one message (or one batch wake-up) per engine event to a target screen."""
+
+    def __init__(self, target: MessagePump) -> None:
+        self.target = target
+        self._evidence: _Batch[EvidenceRecord] = _Batch()
+        self._tool_calls: _Batch[ToolCalled] = _Batch()
+        self.events_seen = 0
+
+    def post(self, event: Event) -> None:
+        """Translate one event; unknown-to-the-UI facts (metrics) are dropped here."""
+        self.events_seen += 1
+        message = self._translate(event)
+        if message is not None:
+            self.target.post_message(message)
+
+    def _translate(self, event: Event) -> Message | None:
+        match event:
+            case EvidenceAdded(record=record):
+                return EvidenceArrived(self._evidence) if self._evidence.add(record) else None
+            case ToolCalled():
+                return ToolCallsLogged(self._tool_calls) if self._tool_calls.add(event) else None
+            case ResearchUnitUpdated(unit=unit):
+                return UnitUpdated(unit)
+            case RuntimeProgress():
+                return ProgressUpdated(event)
+            case UsageUpdated():
+                return UsageChanged(event)
+            case SessionStarted():
+                return SessionBegan(event)
+            case PhaseChanged():
+                return PhaseUpdated(event)
+            case ClarificationRequested():
+                return ClarificationAsked(event)
+            case PlanProposed():
+                return PlanArrived(event)
+            case RouteDecided():
+                return RouteChosen(event)
+            case ReportReady():
+                return ReportArrived(event)
+            case RunFailed():
+                return RunFailedNotice(event)
+            case RunFinished():
+                return RunEnded(event)
+            case MetricRecorded():
+                return None
+        return None
+
+    async def pump(self, stream: AsyncIterator[Event]) -> None:
+        """Post every event of a driver call, yielding to the UI so it never stalls."""
+        last_yield = time.monotonic()
+        async for event in stream:
+            self.post(event)
+            now = time.monotonic()
+            if now - last_yield >= _YIELD_EVERY_SECONDS:
+                await asyncio.sleep(0)
+                last_yield = time.monotonic()

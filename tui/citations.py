@@ -1,0 +1,70 @@
+"""Finding numbered citations in a report so the reader can jump from one to its source.
+
+Rendering concern only: which `[n]` markers appear where. Which citations are valid is decided
+by the engine's verifier and arrives in `ReportReady.kept_citations`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.citations.evidence import EvidenceRecord
+from engine.events import CitationAuditEntry, ReportReady
+
+# `[3]` or `[3, 5]`, not a Markdown link `[text](url)` and not inside a word.
+_MARKER = re.compile(r"(?<![\w\]])\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
+_SOURCES_HEADING = re.compile(r"^#{1,6}\s+(sources|references)\s*$", re.IGNORECASE | re.MULTILINE)
+CITATION_LINK_PREFIX = "#cite-"
+
+
+@dataclass(frozen=True)
+class CitationMark:
+    number: int
+    context: str
+
+
+def body_of(report: str) -> str:
+    """The report without its trailing Sources section (its entries are not citations)."""
+    match = _SOURCES_HEADING.search(report)
+    return report[: match.start()] if match else report
+
+
+def citation_marks(report: str) -> list[CitationMark]:
+    """Every citation in reading order, each with the sentence around it."""
+    body = body_of(report)
+    marks: list[CitationMark] = []
+    for match in _MARKER.finditer(body):
+        start = max(body.rfind(".", 0, match.start()) + 1, body.rfind("\n", 0, match.start()) + 1)
+        context = " ".join(body[start : match.end()].split())
+        for number in match.group(1).split(","):
+            marks.append(CitationMark(int(number), context))
+    return marks
+
+
+def link_citations(report: str) -> str:
+    """Make each `[n]` in the body a link the Markdown widget reports when clicked."""
+    body = body_of(report)
+    rest = report[len(body) :]
+
+    def to_links(match: re.Match[str]) -> str:
+        numbers = [number.strip() for number in match.group(1).split(",")]
+        links = ", ".join(f"[{n}]({CITATION_LINK_PREFIX}{n})" for n in numbers)
+        return f"\\[{links}\\]"
+
+    return _MARKER.sub(to_links, body) + rest
+
+
+def source_for(report: ReportReady, number: int) -> CitationAuditEntry | None:
+    for entry in report.kept_citations:
+        if entry.number == number:
+            return entry
+    return None
+
+
+def evidence_citing(source: str, records: list[EvidenceRecord]) -> list[EvidenceRecord]:
+    """Ledger records bound to this source (the evidence behind the citation)."""
+    wanted = source.rstrip("/")
+    return [
+        record for record in records if any(url.rstrip("/") == wanted for url in record.source_urls)
+    ]

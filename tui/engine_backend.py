@@ -1,0 +1,84 @@
+"""The app's link to the real engine: every heavy import happens inside a method.
+
+The app constructs this before its first frame, so the module itself imports only settings
+(pydantic) — LangChain, LangGraph and the HTTP stack load when a worker first opens a session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from engine.events import ReportReady
+from engine.protocol import SessionDriver, SessionInfo
+from tui.backend import DoctorSummary
+
+if TYPE_CHECKING:
+    from engine.config import Settings
+
+
+class EngineBackend:
+    """Sessions and diagnostics from the engine, with settings read once and on demand."""
+
+    def __init__(self, settings: Settings | None = None, cwd: Path | None = None) -> None:
+        self._settings = settings
+        self._cwd = cwd or Path.cwd()
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            from engine.config import load_settings
+
+            self._settings = load_settings(cwd=self._cwd)
+        return self._settings
+
+    def reload_settings(self) -> None:
+        self._settings = None
+
+    def env_file(self) -> Path:
+        from engine.config import loaded_env_file
+
+        try:
+            found = loaded_env_file(cwd=self._cwd)
+        except ValueError:
+            found = None
+        return found or self._cwd / ".env"
+
+    @asynccontextmanager
+    async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
+        from engine.runner import open_session
+
+        async with open_session(self.settings, session_id) as session:
+            yield session
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        from engine.sessions import list_sessions
+
+        result = list_sessions(self.settings)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return list(result)
+
+    async def load_report(self, session_id: str) -> ReportReady | None:
+        from engine.sessions import load_report
+
+        result = load_report(self.settings, session_id)
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result is None or isinstance(result, ReportReady):
+            return result
+        if isinstance(result, str):
+            return ReportReady(report=result)
+        # A richer saved-report object: keep what the event carries.
+        data = result.model_dump() if hasattr(result, "model_dump") else dict(result)
+        fields = set(ReportReady.model_fields) - {"type"}
+        return ReportReady(**{key: value for key, value in data.items() if key in fields})
+
+    async def doctor(self, *, probe: bool = False) -> DoctorSummary:
+        from engine.doctor import collect_report_async
+
+        report = await collect_report_async(self.settings, probe=probe)
+        return DoctorSummary(report.render(), report.can_run)

@@ -1,0 +1,141 @@
+"""Runs the engine in workers and feeds its events to the bridge.
+
+One long-lived worker ("session") holds the session open, so the session's context is entered
+and left in the same task; each driver call (start, answer, review, resume) runs in the named,
+exclusive "engine" worker. Workers only post messages; no widget is touched from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from textual.app import App
+from textual.message_pump import MessagePump
+from textual.worker import Worker
+
+from engine.events import Event
+from engine.protocol import SessionDriver
+from tui.backend import Backend
+from tui.bridge import EngineMessage, EventBridge, StreamClosed
+from tui.failures import describe_failure
+
+DriverCall = Callable[[SessionDriver], AsyncIterator[Event]]
+
+
+class EngineCrashed(EngineMessage):
+    """The engine raised instead of reporting `RunFailed`; `reason` is already sanitized."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class EngineLink:
+    def __init__(self, app: App[Any], backend: Backend) -> None:
+        self.app = app
+        self.backend = backend
+        self.driver: SessionDriver | None = None
+        self.session_id: str | None = None
+        self._opened: asyncio.Future[SessionDriver] | None = None
+        self._closing: asyncio.Event | None = None
+        self._host: Worker[None] | None = None
+        self.call_worker: Worker[None] | None = None
+        self.bridge: EventBridge | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._opened is not None
+
+    @property
+    def running(self) -> bool:
+        return self.call_worker is not None and not self.call_worker.is_finished
+
+    def open(self, session_id: str | None) -> None:
+        """Open a new session (None) or a saved one, closing the current one first."""
+        self.close()
+        loop = asyncio.get_running_loop()
+        self._opened = loop.create_future()
+        self._closing = asyncio.Event()
+        self.session_id = session_id
+        self._host = self.app.run_worker(
+            self._host_session(session_id, self._opened, self._closing),
+            name="session",
+            group="session",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def close(self) -> None:
+        if self.call_worker is not None:
+            self.call_worker.cancel()
+            self.call_worker = None
+        if self._closing is not None:
+            self._closing.set()
+        self._opened = self._closing = None
+        self.driver = None
+
+    async def _host_session(
+        self,
+        session_id: str | None,
+        opened: asyncio.Future[SessionDriver],
+        closing: asyncio.Event,
+    ) -> None:
+        try:
+            async with self.backend.open_session(session_id) as driver:
+                self.driver = driver
+                self.session_id = driver.session_id
+                if not opened.done():
+                    opened.set_result(driver)
+                await closing.wait()
+        except Exception as error:
+            if not opened.done():
+                opened.set_exception(error)
+            else:
+                raise
+        finally:
+            if self.driver is not None and opened is self._opened:
+                self.driver = None
+
+    def run(self, call: DriverCall, target: MessagePump) -> Worker[None]:
+        """Run one driver call; a newer call replaces a running one."""
+        if self._opened is None:
+            self.open(self.session_id)
+        assert self._opened is not None
+        self.bridge = EventBridge(target)
+        self.call_worker = self.app.run_worker(
+            self._run_call(call, self._opened, self.bridge),
+            name="engine",
+            group="engine",
+            exclusive=True,
+            exit_on_error=False,
+        )
+        return self.call_worker
+
+    async def _run_call(
+        self, call: DriverCall, opened: asyncio.Future[SessionDriver], bridge: EventBridge
+    ) -> None:
+        target = bridge.target
+        try:
+            driver = await asyncio.shield(opened)
+            await bridge.pump(call(driver))
+        except asyncio.CancelledError:
+            target.post_message(StreamClosed(cancelled=True))
+            raise
+        except Exception as error:
+            if opened.done() and opened.exception() is not None:
+                # The session never opened; the next call tries again.
+                self._opened = None
+            target.post_message(EngineCrashed(describe_failure(error)))
+        else:
+            target.post_message(StreamClosed())
+
+    async def cancel(self) -> None:
+        """Stop the call in progress; the session stays open and resumable."""
+        worker = self.call_worker
+        driver = self.driver
+        if worker is not None and not worker.is_finished:
+            worker.cancel()
+        if driver is not None:
+            await driver.cancel()

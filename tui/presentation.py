@@ -1,0 +1,52 @@
+"""Small, pure formatting rules shared by widgets (no Textual, no policy)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+
+def source_domain(source: str) -> str:
+    """The domain a source counts under: a URL's host, else the document key itself."""
+    parts = urlsplit(source)
+    if parts.scheme in ("http", "https") and parts.hostname:
+        host = parts.hostname.lower()
+        return host.removeprefix("www.")
+    return source.split("#", 1)[0]
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}m{rest:02d}s"
+
+
+def format_clock(seconds: float) -> str:
+    """Elapsed time as H:MM:SS or M:SS."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def format_tokens(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    if count >= 10_000:
+        return f"{count / 1000:.0f}k"
+    if count >= 1000:
+        return f"{count / 1000:.1f}k"
+    return str(count)
+
+
+def mask_secret(value: str) -> str:
+    """How a stored key appears on screen: never the key, only that one is set."""
+    return "•••••••• (set)" if value else "(not set)"
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """Collapse whitespace so a table cell stays one row; cut long text with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,306 @@
+"""The main research screen: four panes, the header, the question bar.
+
+It turns bridge messages into widget updates and widget messages into driver calls. Policy
+lives in the engine; this screen only shows what the engine reported and forwards decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Grid, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from engine.events import ReportReady
+from engine.schemas import PlanDecision
+from tui.bridge import (
+    ClarificationAsked,
+    EvidenceArrived,
+    PhaseUpdated,
+    PlanArrived,
+    ProgressUpdated,
+    ReportArrived,
+    RouteChosen,
+    RunEnded,
+    RunFailedNotice,
+    SessionBegan,
+    StreamClosed,
+    ToolCallsLogged,
+    UnitUpdated,
+    UsageChanged,
+)
+from tui.citations import evidence_citing, source_for
+from tui.engine_link import EngineCrashed, EngineLink
+from tui.screens.audit import AuditScreen
+from tui.screens.citation_detail import CitationDetailScreen
+from tui.screens.feedback import FeedbackScreen
+from tui.screens.record_detail import RecordDetailScreen
+from tui.screens.unit_detail import UnitDetailScreen
+from tui.session_view import SessionView
+from tui.widgets.clarification_panel import ClarificationPanel
+from tui.widgets.ledger_pane import LedgerPane
+from tui.widgets.mode_toggle import ModeToggle
+from tui.widgets.plan_pane import PlanPane
+from tui.widgets.question_bar import QuestionBar
+from tui.widgets.report_pane import ReportPane
+from tui.widgets.run_notice import RunNotice
+from tui.widgets.status_header import StatusHeader
+from tui.widgets.units_table import UnitsTable
+
+_ENDED_PHASES = {"done", "cancelled", "failed"}
+
+
+class ResearchScreen(Screen[None]):
+    CSS_PATH = Path(__file__).with_name("research.tcss")
+
+    def __init__(self, link: EngineLink, *, clock: Callable[[], float], export_dir: Path) -> None:
+        super().__init__()
+        self.link = link
+        self.clock = clock
+        self.export_dir = export_dir
+        self.view = SessionView()
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader(id="header")
+        with Vertical(id="body"):
+            yield RunNotice(id="notice")
+            yield ClarificationPanel(id="clarify")
+            with Grid(id="panes"):
+                yield PlanPane(id="plan")
+                yield UnitsTable(id="units")
+                yield LedgerPane(id="ledger")
+                yield ReportPane(id="report")
+        yield QuestionBar(id="ask")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#question").focus()
+        self.set_interval(1.0, self._tick)
+
+    # ---- helpers -----------------------------------------------------------------------
+
+    @property
+    def header(self) -> StatusHeader:
+        return self.query_one(StatusHeader)
+
+    def _tick(self) -> None:
+        started = self.view.started_at
+        if started is not None:
+            end = self.view.finished_at if self.view.finished_at is not None else self.clock()
+            self.header.show_elapsed(end - started)
+
+    def reset(self) -> None:
+        """Clear every pane for a new or reopened session."""
+        self.view = SessionView()
+        self.header.reset()
+        self.header.show_offline(False)
+        self.query_one(PlanPane).clear()
+        self.query_one(UnitsTable).clear()
+        self.query_one(LedgerPane).clear()
+        self.query_one(ReportPane).clear()
+        self.query_one(RunNotice).hide()
+        self.query_one(ClarificationPanel).close()
+        self.query_one(ModeToggle).show_route(None)
+
+    def show_saved_report(self, question: str, report: ReportReady) -> None:
+        self.reset()
+        self.view.question = question
+        self.view.report = report
+        self.query_one(ReportPane).show_report(report)
+        self.query_one(RunNotice).show_info(f"Saved report: {question}")
+        self.query_one(ReportPane).focus()
+
+    # ---- person → engine ---------------------------------------------------------------
+
+    def on_question_bar_asked(self, message: QuestionBar.Asked) -> None:
+        if self.link.running:
+            self.notify("A run is in progress: cancel it (ctrl+x) first.", severity="warning")
+            return
+        question, mode = message.question, message.mode
+        if self.view.report is not None or self.view.failure is not None:
+            # A follow-up keeps the session (the engine decides whether the topic shifted).
+            self.query_one(RunNotice).hide()
+        self.view.question = question
+        self.link.run(lambda driver: driver.start(question, mode=mode), self)
+
+    def on_clarification_panel_answered(self, message: ClarificationPanel.Answered) -> None:
+        answer = message.answer
+        self.query_one(ClarificationPanel).close()
+        self.view.clarification = None
+        self.link.run(lambda driver: driver.answer_clarification(answer), self)
+
+    def on_plan_pane_decided(self, message: PlanPane.Decided) -> None:
+        self.send_plan_decision(message.decision)
+
+    def send_plan_decision(self, decision: PlanDecision) -> None:
+        self.query_one(PlanPane).end_review()
+        self.link.run(lambda driver: driver.review_plan(decision), self)
+
+    def on_plan_pane_feedback_wanted(self, _: PlanPane.FeedbackWanted) -> None:
+        def send(feedback: str | None) -> None:
+            if feedback:
+                self.send_plan_decision(PlanDecision(action="revise", feedback=feedback))
+            else:
+                self.query_one(PlanPane).focus()
+
+        self.app.push_screen(FeedbackScreen(), send)
+
+    def resume(self) -> None:
+        self.query_one(RunNotice).hide()
+        self.view.failure = None
+        self.link.run(lambda driver: driver.resume(), self)
+
+    # ---- engine → panes ----------------------------------------------------------------
+
+    def on_session_began(self, message: SessionBegan) -> None:
+        event = message.event
+        if event.session_id != self.view.session_id and self.view.session_id:
+            self.reset()
+        self.view.session_id = event.session_id
+        self.view.question = event.question
+        self.view.offline = event.offline
+        self.view.started_at, self.view.finished_at = self.clock(), None
+        self.header.show_offline(event.offline)
+        self.header.show_elapsed(0)
+        self.sub_title = event.question
+
+    def on_phase_updated(self, message: PhaseUpdated) -> None:
+        event = message.event
+        self.view.phase, self.view.phase_detail = event.phase, event.detail
+        self.header.show_phase(event.phase, event.detail)
+        if event.phase in _ENDED_PHASES and self.view.started_at is not None:
+            self.view.finished_at = self.clock()
+            self._tick()
+
+    def on_clarification_asked(self, message: ClarificationAsked) -> None:
+        self.view.clarification = message.event.question
+        self.query_one(ClarificationPanel).ask(message.event.question)
+
+    def on_plan_arrived(self, message: PlanArrived) -> None:
+        event = message.event
+        self.view.plan, self.view.plan_revision = event.plan, event.revision
+        note = (
+            f"The engine refused the edit: {event.rejected_edit_reason}"
+            if event.rejected_edit_reason
+            else ""
+        )
+        plan = self.query_one(PlanPane)
+        plan.show_plan(event.plan, revision=event.revision, reviewing=True, note=note)
+        plan.focus()
+
+    def on_route_chosen(self, message: RouteChosen) -> None:
+        self.view.route = message.event
+        self.query_one(ModeToggle).show_route(message.event)
+
+    def on_progress_updated(self, message: ProgressUpdated) -> None:
+        progress = message.event
+        self.view.progress = progress
+        self.header.show_progress(progress)
+        table = self.query_one(UnitsTable)
+        for unit in progress.research_units:
+            self.view.units[unit.id] = unit
+            table.show_unit(unit)
+
+    def on_unit_updated(self, message: UnitUpdated) -> None:
+        self.view.units[message.unit.id] = message.unit
+        self.query_one(UnitsTable).show_unit(message.unit)
+
+    def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
+        self.view.add_tool_calls(message.drain())
+
+    def on_evidence_arrived(self, message: EvidenceArrived) -> None:
+        fresh = self.view.add_records(message.drain())
+        self.query_one(LedgerPane).add_records(fresh)
+
+    def on_usage_changed(self, message: UsageChanged) -> None:
+        self.view.usage = message.event
+        self.header.show_usage(message.event)
+
+    def on_report_arrived(self, message: ReportArrived) -> None:
+        self.view.report = message.event
+        pane = self.query_one(ReportPane)
+        pane.show_report(message.event)
+        pane.focus()
+
+    def on_run_failed_notice(self, message: RunFailedNotice) -> None:
+        event = message.event
+        self.view.failure, self.view.resumable = event.error, event.resumable
+        self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
+
+    def on_run_ended(self, message: RunEnded) -> None:
+        if message.event.status == "cancelled":
+            self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
+
+    def on_engine_crashed(self, message: EngineCrashed) -> None:
+        self.view.failure, self.view.resumable = message.reason, True
+        self.query_one(RunNotice).show_failure(message.reason, resumable=True)
+
+    def on_stream_closed(self, message: StreamClosed) -> None:
+        if message.cancelled:
+            self.query_one(PlanPane).end_review()
+            self.query_one(RunNotice).show_info(
+                "Run stopped. The session is saved: ctrl+r resumes it."
+            )
+
+    # ---- details -----------------------------------------------------------------------
+
+    def on_units_table_opened(self, message: UnitsTable.Opened) -> None:
+        unit = self.view.units.get(message.unit_id)
+        if unit is not None:
+            calls = list(self.view.tool_calls.get(unit.id, []))
+            self.app.push_screen(UnitDetailScreen(unit, calls, self.view.findings_of(unit.id)))
+
+    def on_ledger_pane_opened(self, message: LedgerPane.Opened) -> None:
+        record = self.view.records_by_id.get(message.record_id)
+        if record is not None:
+            topic = self.view.unit_topic(record.research_unit_id) if record.research_unit_id else ""
+            self.app.push_screen(RecordDetailScreen(record, topic))
+
+    def on_report_pane_citation_opened(self, message: ReportPane.CitationOpened) -> None:
+        report = self.view.report
+        if report is None:
+            return
+        entry = source_for(report, message.number)
+        evidence = evidence_citing(entry.source, self.view.records) if entry else []
+        self.app.push_screen(CitationDetailScreen(message.number, entry, evidence))
+
+    def on_report_pane_action_requested(self, message: ReportPane.ActionRequested) -> None:
+        {"audit": self.open_audit, "export": self.export_report, "copy": self.copy_report}[
+            message.action
+        ]()
+
+    def open_audit(self) -> None:
+        if self.view.report is not None:
+            self.app.push_screen(AuditScreen(self.view.report))
+
+    def export_report(self) -> Path | None:
+        report = self.view.report
+        if report is None:
+            self.notify("No report to export yet.", severity="warning")
+            return None
+        name = f"deepresearch-{self.view.session_id or 'report'}.md"
+        path = self.export_dir / name
+        try:
+            self.export_dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(report.report, encoding="utf-8")
+        except OSError as error:
+            self.notify(f"Export failed: {error.strerror}", severity="error", markup=False)
+            return None
+        self.query_one(RunNotice).show_info(f"Report exported to {path}")
+        self.notify(f"Exported to {path}", markup=False)
+        return path
+
+    def copy_report(self) -> None:
+        if self.view.report is not None:
+            self.app.copy_to_clipboard(self.view.report.report)
+            self.notify("Report copied to the clipboard.")
+
+    def show_note(self, text: str) -> None:
+        self.query_one(RunNotice).show_info(text)
+
+    def status_line(self) -> Text:
+        return self.header.status_text()

@@ -1,0 +1,62 @@
+"""A research unit's tool calls and findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from engine.citations.evidence import EvidenceRecord
+from engine.events import ResearchUnitSummary, ToolCalled
+from tui.presentation import format_duration
+from tui.screens.detail import DetailScreen, field, heading
+
+
+class UnitDetailScreen(DetailScreen):
+    def __init__(
+        self,
+        unit: ResearchUnitSummary,
+        calls: list[ToolCalled],
+        findings: list[EvidenceRecord],
+    ) -> None:
+        super().__init__()
+        self.unit, self.calls, self.findings = unit, calls, findings
+        self.title_text = f"Research unit {unit.id}"
+
+    def lines(self) -> Iterable[Text]:
+        unit = self.unit
+        yield field("Topic", unit.topic)
+        summary = (
+            f"{unit.status} · {unit.tool_call_count} tool calls · {unit.evidence_count} evidence"
+        )
+        if unit.duration_seconds is not None:
+            summary += f" · {format_duration(unit.duration_seconds)}"
+        yield field("Status", summary)
+        if unit.failure_reason:
+            yield Text.assemble(("Failure: ", "bold red"), unit.failure_reason)
+        yield heading(f"Tool calls ({len(self.calls)})")
+        if not self.calls:
+            yield Text("No tool calls reported yet.", style="dim")
+        for call in self.calls:
+            line = Text.assemble((call.tool, "bold"), f" [{call.status}]")
+            if call.duration_seconds is not None:
+                line.append(f" {format_duration(call.duration_seconds)}", style="dim")
+            if call.arguments:
+                line.append("\n  ")
+                line.append(call.arguments)
+            if call.result_summary:
+                line.append("\n  → ")
+                line.append(call.result_summary)
+            if call.error:
+                line.append("\n  error: ", style="red")
+                line.append(call.error)
+            yield line
+        yield heading(f"Findings ({len(self.findings)})")
+        if not self.findings:
+            yield Text("No evidence recorded by this unit yet.", style="dim")
+        for record in self.findings:
+            line = Text.assemble((f"[{record.id}] ", "bold"), record.claim)
+            for url in record.source_urls:
+                line.append("\n  ")
+                line.append(url, style="underline")
+            yield line

@@ -1,0 +1,66 @@
+"""What the app knows about the session on screen, accumulated from bridge messages.
+
+A plain store: it records facts the engine reported, and the detail screens read slices of it.
+It decides nothing; the engine's events are the only source of state.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from engine.citations.evidence import EvidenceRecord
+from engine.events import (
+    ReportReady,
+    ResearchUnitSummary,
+    RouteDecided,
+    RuntimeProgress,
+    ToolCalled,
+    UsageUpdated,
+)
+from engine.schemas import ResearchPlan
+
+
+@dataclass
+class SessionView:
+    session_id: str = ""
+    question: str = ""
+    offline: bool = False
+    phase: str = ""
+    phase_detail: str = ""
+    started_at: float | None = None
+    finished_at: float | None = None
+    route: RouteDecided | None = None
+    progress: RuntimeProgress | None = None
+    usage: UsageUpdated | None = None
+    plan: ResearchPlan | None = None
+    plan_revision: int = 0
+    clarification: str | None = None
+    units: dict[str, ResearchUnitSummary] = field(default_factory=dict)
+    tool_calls: defaultdict[str, list[ToolCalled]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    records: list[EvidenceRecord] = field(default_factory=list)
+    records_by_id: dict[str, EvidenceRecord] = field(default_factory=dict)
+    report: ReportReady | None = None
+    failure: str | None = None
+    resumable: bool = False
+
+    def add_tool_calls(self, calls: list[ToolCalled]) -> None:
+        for call in calls:
+            self.tool_calls[call.unit_id or ""].append(call)
+
+    def add_records(self, records: list[EvidenceRecord]) -> list[EvidenceRecord]:
+        """Store new records; returns those not seen before (a resumed run may repeat some)."""
+        fresh = [record for record in records if record.id not in self.records_by_id]
+        for record in fresh:
+            self.records_by_id[record.id] = record
+        self.records.extend(fresh)
+        return fresh
+
+    def findings_of(self, unit_id: str) -> list[EvidenceRecord]:
+        return [record for record in self.records if record.research_unit_id == unit_id]
+
+    def unit_topic(self, unit_id: str) -> str:
+        unit = self.units.get(unit_id)
+        return unit.topic if unit else unit_id

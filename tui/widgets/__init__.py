@@ -1,0 +1,1 @@
+"""Widgets of the research screen, one per module."""

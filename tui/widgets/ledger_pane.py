@@ -1,0 +1,209 @@
+"""The Evidence ledger pane: every record, filtered by text and domain, sorted by column."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.widgets import DataTable, Input, Select
+
+from engine.citations.evidence import EvidenceRecord
+from tui.presentation import one_line, source_domain
+
+_COLUMNS = (
+    ("Claim", "claim"),
+    ("Domains", "domains"),
+    ("Unit", "unit"),
+    ("Uncertainty", "uncertainty"),
+)
+ALL_DOMAINS = "__all__"
+
+
+def record_domains(record: EvidenceRecord) -> list[str]:
+    return sorted({source_domain(url) for url in record.source_urls})
+
+
+class LedgerTable(DataTable[str]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Record", id="ledger.open"),
+        Binding("s", "cycle_sort", "Sort", id="ledger.sort"),
+    ]
+
+    class SortRequested(Message):
+        def __init__(self, column: str | None) -> None:
+            super().__init__()
+            self.column = column
+
+    def action_cycle_sort(self) -> None:
+        self.post_message(self.SortRequested(None))
+
+
+class LedgerPane(Vertical):
+    """Keeps every record; the table shows the ones matching both filters."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter", id="ledger.filter")
+    ]
+
+    class Opened(Message):
+        def __init__(self, record_id: str) -> None:
+            super().__init__()
+            self.record_id = record_id
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Evidence ledger"
+        self._records: list[EvidenceRecord] = []
+        self._domains: set[str] = set()
+        self._text_filter = ""
+        self._domain_filter: str = ALL_DOMAINS
+        self._sort_column: str | None = None
+        self._sort_reverse = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="ledger-filters"):
+            yield Input(placeholder="filter text", id="ledger-text")
+            yield Select[str]([], prompt="all domains", id="ledger-domain", allow_blank=True)
+        yield LedgerTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(LedgerTable)
+        for label, key in _COLUMNS:
+            table.add_column(label, key=key)
+
+    @property
+    def records(self) -> list[EvidenceRecord]:
+        return list(self._records)
+
+    def visible_ids(self) -> list[str]:
+        table = self.query_one(LedgerTable)
+        return [
+            str(table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value)
+            for row in range(table.row_count)
+        ]
+
+    # ---- data --------------------------------------------------------------------------
+
+    def add_records(self, records: list[EvidenceRecord]) -> None:
+        if not records:
+            return
+        self._records.extend(records)
+        table = self.query_one(LedgerTable)
+        for record in records:
+            if self._matches(record):
+                table.add_row(*self._cells(record), key=record.id)
+        new_domains = {d for record in records for d in record_domains(record)} - self._domains
+        if new_domains:
+            self._domains |= new_domains
+            self._refresh_domain_options()
+        if self._sort_column is not None:
+            table.sort(self._sort_column, reverse=self._sort_reverse)
+        self.border_subtitle = f"{len(self._records)} records"
+
+    def clear(self) -> None:
+        self._records.clear()
+        self._domains.clear()
+        self.query_one(LedgerTable).clear()
+        self._refresh_domain_options()
+        self.border_subtitle = ""
+
+    def _cells(self, record: EvidenceRecord) -> tuple[str, ...]:
+        uncertainty = record.contradiction_or_uncertainty or ""
+        return (
+            one_line(record.claim, 160),
+            ", ".join(record_domains(record)),
+            record.research_unit_id,
+            f"{record.confidence:.2f} {one_line(uncertainty, 60)}".strip(),
+        )
+
+    def _matches(self, record: EvidenceRecord) -> bool:
+        if self._domain_filter != ALL_DOMAINS and self._domain_filter not in record_domains(record):
+            return False
+        if self._text_filter:
+            haystack = " ".join((record.claim, *record.source_urls, record.research_unit_id))
+            return self._text_filter in haystack.casefold()
+        return True
+
+    def _refresh_domain_options(self) -> None:
+        select = self.query_one("#ledger-domain", Select)
+        current = self._domain_filter
+        with self.prevent(Select.Changed):
+            select.set_options((Text(domain), domain) for domain in sorted(self._domains))
+            if current != ALL_DOMAINS and current in self._domains:
+                select.value = current
+
+    def _rebuild(self) -> None:
+        table = self.query_one(LedgerTable)
+        table.clear()
+        for record in self._records:
+            if self._matches(record):
+                table.add_row(*self._cells(record), key=record.id)
+        if self._sort_column is not None:
+            table.sort(self._sort_column, reverse=self._sort_reverse)
+        shown = table.row_count
+        total = len(self._records)
+        self.border_subtitle = (
+            f"{shown} of {total} records" if shown != total else f"{total} records"
+        )
+
+    # ---- filters and sorting -------------------------------------------------------------
+
+    def set_text_filter(self, text: str) -> None:
+        self._text_filter = text.strip().casefold()
+        self._rebuild()
+
+    def set_domain_filter(self, domain: str | None) -> None:
+        self._domain_filter = domain or ALL_DOMAINS
+        self._rebuild()
+
+    def sort_by(self, column: str) -> None:
+        if self._sort_column == column:
+            self._sort_reverse = not self._sort_reverse
+        else:
+            self._sort_column, self._sort_reverse = column, False
+        self.query_one(LedgerTable).sort(column, reverse=self._sort_reverse)
+        arrow = "↓" if self._sort_reverse else "↑"
+        self.query_one(LedgerTable).border_subtitle = f"sorted by {column} {arrow}"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "ledger-text":
+            event.stop()
+            self.set_text_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "ledger-text":
+            event.stop()
+            self.query_one(LedgerTable).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        value = event.value
+        self.set_domain_filter(value if isinstance(value, str) else None)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        self.sort_by(str(event.column_key.value))
+
+    def on_ledger_table_sort_requested(self, event: LedgerTable.SortRequested) -> None:
+        event.stop()
+        keys = [key for _, key in _COLUMNS]
+        current = self._sort_column
+        if current is None:
+            self.sort_by(keys[0])
+        elif self._sort_reverse:
+            self.sort_by(keys[(keys.index(current) + 1) % len(keys)])
+        else:
+            self.sort_by(current)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(self.Opened(event.row_key.value))
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#ledger-text", Input).focus()

@@ -1,0 +1,263 @@
+"""The Plan pane: the proposed plan, reviewed and edited entirely from the keyboard."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+
+from engine.schemas import PlanDecision, ResearchPlan
+from tui.plan_draft import EditResult, PlanDraft, TrackFields
+from tui.widgets.track_editor import TrackEditor
+
+_REVIEW_ACTIONS = {
+    "cursor_up",
+    "cursor_down",
+    "edit",
+    "add",
+    "delete",
+    "move_up",
+    "move_down",
+    "approve",
+    "revise",
+    "cancel_plan",
+}
+
+
+class PlanPane(Vertical, can_focus=True):
+    """Shows the plan; while a review is pending, edits go into a validated draft."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="plan.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="plan.down"),
+        Binding("enter,e", "edit", "Edit track", id="plan.edit"),
+        Binding("a", "add", "Add track", id="plan.add"),
+        Binding("d,delete", "delete", "Delete", id="plan.delete"),
+        Binding("shift+up,K", "move_up", "Move up", id="plan.move_up"),
+        Binding("shift+down,J", "move_down", "Move down", id="plan.move_down"),
+        Binding("y", "approve", "Approve", id="plan.approve"),
+        Binding("r", "revise", "Revise…", id="plan.revise"),
+        Binding("x", "cancel_plan", "Cancel run", id="plan.cancel"),
+    ]
+
+    class Decided(Message):
+        """The person's plan decision, to be sent to the engine."""
+
+        def __init__(self, decision: PlanDecision) -> None:
+            super().__init__()
+            self.decision = decision
+
+    class FeedbackWanted(Message):
+        """The person wants to send the plan back; the screen asks for the feedback."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Plan"
+        self.draft: PlanDraft | None = None
+        self.revision = 0
+        self.reviewing = False
+        self.cursor = 0
+        self._editor: TrackEditor | None = None
+        self._track_widgets: list[Static] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
+        yield VerticalScroll(id="plan-tracks", can_focus=False)
+        yield Static(id="plan-notice")
+
+    # ---- what the engine sends ---------------------------------------------------------
+
+    def show_plan(
+        self, plan: ResearchPlan, *, revision: int, reviewing: bool, note: str = ""
+    ) -> None:
+        self.draft = PlanDraft(plan)
+        self.revision = revision
+        self.reviewing = reviewing
+        self.cursor = min(self.cursor, len(plan.tracks) - 1)
+        self._editor = None
+        self._render_plan()
+        self._notice(note, error=bool(note))
+        self.refresh_bindings()
+
+    def end_review(self) -> None:
+        self.reviewing = False
+        self._editor = None
+        self._render_plan()
+        self.refresh_bindings()
+
+    def clear(self) -> None:
+        self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
+        self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
+        self.query_one("#plan-tracks", VerticalScroll).remove_children()
+        self._notice("")
+        self.refresh_bindings()
+
+    # ---- rendering ---------------------------------------------------------------------
+
+    def _render_plan(self) -> None:
+        if self.draft is None:
+            return
+        plan = self.draft.plan
+        status = "awaiting your review" if self.reviewing else "approved"
+        summary = Text.assemble(
+            ("Revision ", "dim"),
+            str(self.revision),
+            ("  ·  ", "dim"),
+            (status, "bold" if self.reviewing else "green"),
+            "\n",
+            ("Scope: ", "dim"),
+            plan.scope,
+        )
+        if self.draft.changed:
+            summary.append("  (edited)", style="italic yellow")
+        self.query_one("#plan-summary", Static).update(summary)
+        container = self.query_one("#plan-tracks", VerticalScroll)
+        self._track_widgets = []
+        for index, track in enumerate(plan.tracks):
+            selected = self.reviewing and index == self.cursor
+            body = Text.assemble(
+                ("▶ " if selected else "  "),
+                (f"{index + 1}. {track.title}", "bold"),
+                "\n   ",
+                ("section ", "dim"),
+                track.section,
+                "\n   ",
+                ("queries ", "dim"),
+                " | ".join(track.queries),
+            )
+            self._track_widgets.append(
+                Static(body, classes="track -selected" if selected else "track")
+            )
+        with self.app.batch_update():
+            container.remove_children()
+            container.mount_all(self._track_widgets)
+        if self.reviewing and self._track_widgets:
+            self.call_after_refresh(
+                container.scroll_to_widget, self._track_widgets[self.cursor], animate=False
+            )
+
+    def _notice(self, text: str, *, error: bool = False) -> None:
+        notice = self.query_one("#plan-notice", Static)
+        notice.set_class(error, "-error")
+        notice.update(Text(text))
+
+    def _refused(self, result: EditResult) -> bool:
+        if result.ok:
+            self._notice("")
+            return False
+        self._notice(f"Not applied: {result.reason}", error=True)
+        return True
+
+    # ---- keyboard ----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _REVIEW_ACTIONS:
+            return self.reviewing and self.draft is not None and self._editor is None
+        return True
+
+    def action_cursor_up(self) -> None:
+        self.cursor = max(0, self.cursor - 1)
+        self._render_plan()
+
+    def action_cursor_down(self) -> None:
+        assert self.draft is not None
+        self.cursor = min(len(self.draft.plan.tracks) - 1, self.cursor + 1)
+        self._render_plan()
+
+    def action_edit(self) -> None:
+        assert self.draft is not None
+        track = self.draft.plan.tracks[self.cursor]
+        self._open_editor(
+            TrackEditor(TrackFields.from_track(track), index=self.cursor, is_new=False)
+        )
+
+    def action_add(self) -> None:
+        assert self.draft is not None
+        position = self.cursor + 1 if self.draft.plan.tracks else 0
+        self._open_editor(TrackEditor(TrackFields("", "", ""), index=position, is_new=True))
+
+    def _open_editor(self, editor: TrackEditor) -> None:
+        self._editor = editor
+        container = self.query_one("#plan-tracks", VerticalScroll)
+        if editor.is_new:
+            if editor.index < len(self._track_widgets):
+                container.mount(editor, before=self._track_widgets[editor.index])
+            else:
+                container.mount(editor)
+        else:
+            self._track_widgets[editor.index].display = False
+            container.mount(editor, after=self._track_widgets[editor.index])
+        self.call_after_refresh(container.scroll_to_widget, editor, animate=False)
+        self._notice("Enter applies the edit · Escape discards it · Tab moves between fields")
+        self.refresh_bindings()
+
+    def action_delete(self) -> None:
+        assert self.draft is not None
+        if not self._refused(self.draft.delete_track(self.cursor)):
+            self.cursor = min(self.cursor, len(self.draft.plan.tracks) - 1)
+            self._render_plan()
+
+    def action_move_up(self) -> None:
+        self._move(-1)
+
+    def action_move_down(self) -> None:
+        self._move(1)
+
+    def _move(self, offset: int) -> None:
+        assert self.draft is not None
+        if not self._refused(self.draft.move_track(self.cursor, offset)):
+            self.cursor += offset
+            self._render_plan()
+
+    def action_approve(self) -> None:
+        assert self.draft is not None
+        if self.draft.changed:
+            decision = PlanDecision(action="edit", plan=self.draft.plan)
+        else:
+            decision = PlanDecision(action="approve")
+        self.post_message(self.Decided(decision))
+
+    def action_revise(self) -> None:
+        self.post_message(self.FeedbackWanted())
+
+    def action_cancel_plan(self) -> None:
+        self.post_message(self.Decided(PlanDecision(action="cancel")))
+
+    def send_feedback(self, feedback: str) -> None:
+        if feedback.strip():
+            self.post_message(self.Decided(PlanDecision(action="revise", feedback=feedback)))
+
+    # ---- the editor's verdicts -----------------------------------------------------------
+
+    def on_track_editor_submitted(self, message: TrackEditor.Submitted) -> None:
+        message.stop()
+        assert self.draft is not None
+        editor = message.editor
+        if editor.is_new:
+            result = self.draft.insert_track(editor.index, message.fields)
+        else:
+            result = self.draft.replace_track(editor.index, message.fields)
+        if not result.ok:
+            editor.show_refusal(result.reason)
+            self._notice(f"Not applied: {result.reason}", error=True)
+            return
+        self.cursor = editor.index
+        self._close_editor("Track updated." if not editor.is_new else "Track added.")
+
+    def on_track_editor_abandoned(self, message: TrackEditor.Abandoned) -> None:
+        message.stop()
+        self._close_editor("Edit discarded.")
+
+    def _close_editor(self, note: str) -> None:
+        if self._editor is not None:
+            self._editor.remove()
+        self._editor = None
+        self._render_plan()
+        self._notice(note)
+        self.focus()
+        self.refresh_bindings()

@@ -1,0 +1,37 @@
+"""The question input with the mode toggle beside it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Input
+
+from tui.widgets.mode_toggle import Mode, ModeToggle
+
+
+class QuestionBar(Horizontal):
+    """Enter sends the question with the chosen mode."""
+
+    DEFAULT_CSS = """
+    QuestionBar { height: 3; dock: bottom; }
+    QuestionBar Input { width: 1fr; }
+    QuestionBar ModeToggle { margin: 1 0 0 1; }
+    """
+
+    class Asked(Message):
+        def __init__(self, question: str, mode: Mode) -> None:
+            super().__init__()
+            self.question = question
+            self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Ask a research question and press Enter", id="question")
+        yield ModeToggle(id="mode")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        question = event.value.strip()
+        if question:
+            self.post_message(self.Asked(question, self.query_one(ModeToggle).mode))
+            event.input.clear()

@@ -1,0 +1,94 @@
+"""The header: phase, quality gate, elapsed time, tokens, and the offline badge."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from engine.events import OFFLINE_NOTICE, RuntimeProgress, UsageUpdated
+from tui.presentation import format_clock, format_tokens, one_line
+
+_GATE_STYLE = {"pass": "bold green", "retry": "bold yellow", "none": "dim"}
+
+
+class StatusHeader(Vertical):
+    """Renders what the engine last reported; shows nothing for facts not yet reported."""
+
+    DEFAULT_CSS = """
+    StatusHeader { height: auto; dock: top; }
+    StatusHeader #status-line { height: 1; background: $panel; padding: 0 1; }
+    StatusHeader #offline-badge {
+        height: 1; display: none; background: $warning; color: $text; text-style: bold;
+        padding: 0 1;
+    }
+    StatusHeader.-offline #offline-badge { display: block; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._phase = ""
+        self._progress: RuntimeProgress | None = None
+        self._usage: UsageUpdated | None = None
+        self._elapsed: float | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status-line")
+        badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
+        yield Static(badge, id="offline-badge")
+
+    def on_mount(self) -> None:
+        self._render_line()
+
+    def show_phase(self, phase: str, detail: str = "") -> None:
+        self._phase = f"{phase} · {detail}" if detail else phase
+        self._render_line()
+
+    def show_progress(self, progress: RuntimeProgress) -> None:
+        self._progress = progress
+        self._render_line()
+
+    def show_usage(self, usage: UsageUpdated) -> None:
+        self._usage = usage
+        self._render_line()
+
+    def show_elapsed(self, seconds: float | None) -> None:
+        self._elapsed = seconds
+        self._render_line()
+
+    def show_offline(self, offline: bool) -> None:
+        self.set_class(offline, "-offline")
+
+    def reset(self) -> None:
+        self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
+        self._render_line()
+
+    def status_text(self) -> Text:
+        line = Text.assemble(("deepresearch", "bold"))
+        if self._phase:
+            line.append("  phase ", style="dim")
+            line.append(self._phase, style="bold")
+        progress = self._progress
+        if progress is not None:
+            line.append("  gate ", style="dim")
+            line.append(
+                f"records {progress.evidence_record_count}/{progress.min_evidence_records}"
+                f" · domains {progress.source_domain_count}/{progress.min_source_domains} · "
+            )
+            status = progress.quality_gate_status
+            line.append(status, style=_GATE_STYLE.get(status, ""))
+            if progress.quality_gate_reason:
+                line.append(f" ({one_line(progress.quality_gate_reason, 60)})", style="italic")
+        if self._elapsed is not None:
+            line.append("  elapsed ", style="dim")
+            line.append(format_clock(self._elapsed))
+        if self._usage is not None:
+            total_in, total_out = self._usage.total_input_tokens, self._usage.total_output_tokens
+            line.append("  tokens ", style="dim")
+            line.append(f"{format_tokens(total_in)} in · {format_tokens(total_out)} out")
+        return line
+
+    def _render_line(self) -> None:
+        if self.is_mounted:
+            self.query_one("#status-line", Static).update(self.status_text())

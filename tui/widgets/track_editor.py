@@ -1,0 +1,79 @@
+"""In-place editor for one plan track: title, section and queries, with the refusal reason."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from tui.plan_draft import TrackFields
+
+
+class TrackEditor(Vertical):
+    """Three inputs; Enter submits, Escape abandons. A refused edit keeps what was typed."""
+
+    DEFAULT_CSS = """
+    TrackEditor { height: auto; border: round $accent; padding: 0 1; }
+    TrackEditor Input { height: 1; border: none; padding: 0; margin: 0 0 0 0; }
+    TrackEditor Input:focus { background: $boost; }
+    TrackEditor .label { height: 1; color: $text-muted; }
+    TrackEditor #track-error { height: auto; color: $error; display: none; }
+    TrackEditor.-refused #track-error { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "abandon", "Discard edit", id="plan.edit.discard")
+    ]
+
+    class Submitted(Message):
+        def __init__(self, editor: TrackEditor, fields: TrackFields) -> None:
+            super().__init__()
+            self.editor = editor
+            self.fields = fields
+
+    class Abandoned(Message):
+        def __init__(self, editor: TrackEditor) -> None:
+            super().__init__()
+            self.editor = editor
+
+    def __init__(self, fields: TrackFields, *, index: int, is_new: bool) -> None:
+        super().__init__(classes="track-editor")
+        self.initial = fields
+        self.index = index
+        self.is_new = is_new
+
+    def compose(self) -> ComposeResult:
+        yield Static("Title", classes="label")
+        yield Input(self.initial.title, placeholder="what this track researches", id="title")
+        yield Static("Report section", classes="label")
+        yield Input(self.initial.section, placeholder="its report section heading", id="section")
+        yield Static("Queries (separate with |)", classes="label")
+        yield Input(self.initial.queries, placeholder="query one | query two", id="queries")
+        yield Static(id="track-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#title", Input).focus()
+
+    @property
+    def fields(self) -> TrackFields:
+        return TrackFields(
+            self.query_one("#title", Input).value,
+            self.query_one("#section", Input).value,
+            self.query_one("#queries", Input).value,
+        )
+
+    def show_refusal(self, reason: str) -> None:
+        self.query_one("#track-error", Static).update(Text(f"Not applied: {reason}"))
+        self.add_class("-refused")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Submitted(self, self.fields))
+
+    def action_abandon(self) -> None:
+        self.post_message(self.Abandoned(self))
