@@ -1,0 +1,102 @@
+"""`deepresearch run` and `deepresearch sessions` without the app."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+from engine.cli import build_parser
+from engine.commands import sessions as sessions_command
+from engine.commands.run import EXIT_NEEDS_INPUT, EXIT_OK, EXIT_USAGE, run_headless
+from engine.sessions import list_sessions
+from tests.unit.engine.conftest import Scenario, make_settings
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["run", *argv])
+
+
+async def headless(settings, scenario, *argv: str, **kw):
+    err, out = io.StringIO(), io.StringIO()
+    code = await run_headless(
+        settings, parse(*argv), deps=scenario.deps(settings), stderr=err, stdout=out, **kw
+    )
+    return code, out.getvalue(), err.getvalue()
+
+
+async def test_yes_runs_to_a_report_on_stdout_with_progress_on_stderr(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    events = tmp_path / "events.jsonl"
+    code, out, err = await headless(
+        settings, Scenario(), "Compare alpha and beta", "--yes", "--events", str(events)
+    )
+    assert code == EXIT_OK
+    assert out.startswith("# Report") and "## Sources" in out
+    assert "[researching]" in err and "unit-1 completed (2 evidence" in err
+    assert "quality gate pass" in err
+    types = [json.loads(line)["type"] for line in events.read_text().splitlines()]
+    assert types[0] == "session_started" and types[-1] == "run_finished"
+    assert "plan_proposed" in types and "report_ready" in types
+
+
+async def test_a_clarification_without_answer_exits_3_with_the_session_id(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, out, err = await headless(settings, Scenario(clarify=True), "alpha?", "--yes")
+    assert code == EXIT_NEEDS_INPUT
+    session_id = out.strip()
+    assert "clarification needed: Which region?" in err and f"--resume {session_id}" in err
+    assert list_sessions(settings)[0].status == "awaiting_clarification"
+
+    report = tmp_path / "report.md"
+    code, out, err = await headless(
+        settings, Scenario(), "--resume", session_id, "--answer", "Europe", "--yes", "--out", str(report)
+    )
+    assert code == EXIT_OK and out == ""
+    assert report.read_text().startswith("# Report")
+    assert list_sessions(settings)[0].status == "completed"
+
+
+async def test_a_plan_needs_yes_or_a_plan_file(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, out, err = await headless(settings, Scenario(), "Compare alpha and beta")
+    assert code == EXIT_NEEDS_INPUT and "proposed plan:" in err and "--yes" in err
+
+
+async def test_an_edited_plan_file_is_researched(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario()
+    plan = scenario.plan().model_dump()
+    plan["scope"] = "Scope from the file"
+    code, out, err = await headless(
+        settings, scenario, "Compare alpha and beta", edited_plan=plan
+    )
+    assert code == EXIT_OK
+    prompts = [str(m.content) for call in scenario._model.calls for m in call]
+    assert any("Scope: Scope from the file" in p for p in prompts)
+
+
+def test_a_bad_plan_file_is_refused_before_anything_runs(tmp_path: Path, capsys, monkeypatch):
+    bad = tmp_path / "plan.json"
+    bad.write_text(json.dumps({"scope": "x y z", "tracks": []}))
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    args = parse("q", "--plan", str(bad))
+    assert args.handler(args) == EXIT_USAGE
+    assert "tracks: List should have at least 3 items" in capsys.readouterr().err
+
+
+def test_sessions_lists_saved_sessions_with_status(tmp_path: Path, capsys, monkeypatch):
+    from engine.sessions import record_session
+
+    settings = make_settings(tmp_path)
+    monkeypatch.setenv("DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", "")
+    record_session(settings, "s-1", status="completed", question="How do caches work?")
+    record_session(settings, "s-2", status="awaiting_plan_review", question="What is WAL?")
+    assert sessions_command.run(argparse.Namespace()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["SESSION", "STATUS", "UPDATED", "QUESTION"]
+    rows = {line.split()[0]: line for line in out[1:]}
+    assert "completed" in rows["s-1"] and "How do caches work?" in rows["s-1"]
+    assert "awaiting_plan_review" in rows["s-2"]

@@ -1,0 +1,95 @@
+"""final_report: context-overflow retries, the notes fallback, meta lines, the Sources section."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.messages import HumanMessage
+
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.registry import SourceRegistry
+from engine.events import OFFLINE_NOTICE
+from engine.middleware.retry import RetryPolicy
+from engine.nodes.deps import EngineDeps
+from engine.nodes.report import build_final_report, ensure_sources_section, strip_meta_lines
+from engine.nodes.verify import build_verify
+from tests.helpers.scripted_model import ScriptedChatModel
+from tests.unit.engine.conftest import make_settings
+
+
+class ContextOverflow(Exception):
+    def __init__(self) -> None:
+        super().__init__("Error code: 400 - This model's maximum context length is 8192 tokens")
+
+
+RECORDS = [
+    EvidenceRecord(id="u-e1", claim="Alpha is fast.", source_urls=["https://a.example.org/1"]),
+    EvidenceRecord(id="u-e2", claim="Beta is slow.", source_urls=["https://b.example.org/2"]),
+]
+
+
+def state(notes: int = 5) -> dict:
+    registry = SourceRegistry.from_sources(urls=["https://a.example.org/1", "https://b.example.org/2"])
+    return {
+        "question": "Alpha or beta?",
+        "research_brief": "brief",
+        "notes": [f"- note {i} " + "word " * 50 for i in range(notes)],
+        "raw_notes": [f"raw {i}" for i in range(notes)],
+        "evidence_ledger": [r.model_dump() for r in RECORDS],
+        "registry": registry.to_dict(),
+    }
+
+
+def deps(tmp_path: Path, model, **settings) -> EngineDeps:
+    return EngineDeps(
+        settings=make_settings(tmp_path, **settings),
+        model_for=lambda role: model,
+        tools_for=lambda registry, unit_id: [],
+        retry=RetryPolicy(max_retries=0),
+    )
+
+
+async def test_overflow_retries_with_smaller_note_subsets_then_succeeds(tmp_path: Path):
+    model = ScriptedChatModel.sequence(
+        [ContextOverflow(), ContextOverflow(), "Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1"]
+    )
+    result = await build_final_report(deps(tmp_path, model))(state(notes=10))
+    sizes = [sum(len(m.content) for m in call if isinstance(m, HumanMessage)) for call in model.calls]
+    assert len(sizes) == 3 and sizes[0] > sizes[1] > sizes[2]
+    assert result["final_report"].startswith("Alpha is fast [1].")
+
+
+async def test_three_overflows_fall_back_to_a_report_assembled_from_the_ledger(tmp_path: Path):
+    model = ScriptedChatModel.sequence([ContextOverflow()] * 3)
+    result = await build_final_report(deps(tmp_path, model))(state())
+    report = result["final_report"]
+    assert len(model.calls) == 3
+    assert "- Alpha is fast. [1]" in report and "- Beta is slow. [2]" in report
+    assert report.rstrip().endswith("[1] https://a.example.org/1\n[2] https://b.example.org/2")
+
+
+def test_meta_lines_are_stripped_and_a_missing_sources_section_is_added():
+    text = "# Title\nConductResearch dispatched 3 units\nAlpha is fast [1].\ntool_call_id=abc\n"
+    cleaned = strip_meta_lines(text)
+    assert cleaned == "# Title\nAlpha is fast [1]."
+    registry = SourceRegistry.from_sources(urls=["https://a.example.org/1", "https://b.example.org/2"])
+    with_sources = ensure_sources_section(cleaned, RECORDS, registry)
+    assert with_sources.endswith("## Sources\n[1] https://a.example.org/1\n[2] https://b.example.org/2\n")
+    own = "Alpha [1].\n\n## Sources\n[1] https://a.example.org/1"
+    assert ensure_sources_section(own, RECORDS, registry) == own
+
+
+async def test_verification_removes_unretrieved_citations_and_marks_offline_reports(tmp_path: Path):
+    engine_deps = deps(tmp_path, ScriptedChatModel.sequence([]), orchestrator_model="offline")
+    verify = build_verify(engine_deps)
+    report = (
+        "Alpha is fast [1]. Gamma is invented [2].\n\n## Sources\n"
+        "[1] https://a.example.org/1\n[2] https://invented.example.com/x"
+    )
+    result = verify({**state(), "final_report": report}, {"configurable": {"thread_id": "s1"}})
+    assert result["verified_report"].startswith(f"> {OFFLINE_NOTICE}\n\n")
+    assert "invented.example.com" not in result["verified_report"]
+    removed = result["audit"]["removed_citations"]
+    assert removed == [{"number": 2, "source": "https://invented.example.com/x", "reason": "url_not_in_registry"}]
+    assert Path(result["report_path"]).name == "s1.md"
+    assert Path(result["audit_path"]).name == "s1.audit.json"
