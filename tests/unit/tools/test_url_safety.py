@@ -100,14 +100,31 @@ def test_invalid_idn_is_refused() -> None:
     ("url", "normalized", "host", "port"),
     [
         ("https://Example.COM", "https://example.com/", "example.com", 443),
-        ("http://example.com:8080/a?b=1#frag", "http://example.com:8080/a?b=1", "example.com", 8080),
-        ("https://bücher.example/straße", "https://xn--bcher-kva.example/straße", "xn--bcher-kva.example", 443),
+        (
+            "http://example.com:8080/a?b=1#frag",
+            "http://example.com:8080/a?b=1",
+            "example.com",
+            8080,
+        ),
+        (
+            "https://bücher.example/straße",
+            "https://xn--bcher-kva.example/straße",
+            "xn--bcher-kva.example",
+            443,
+        ),
         ("http://8.8.8.8/dns", "http://8.8.8.8/dns", "8.8.8.8", 80),
-        ("http://[2606:4700:4700::1111]/", "http://[2606:4700:4700::1111]/", "2606:4700:4700::1111", 80),
+        (
+            "http://[2606:4700:4700::1111]/",
+            "http://[2606:4700:4700::1111]/",
+            "2606:4700:4700::1111",
+            80,
+        ),
         ("  https://example.org/page  ", "https://example.org/page", "example.org", 443),
     ],
 )
-def test_public_urls_pass_and_are_normalized(url: str, normalized: str, host: str, port: int) -> None:
+def test_public_urls_pass_and_are_normalized(
+    url: str, normalized: str, host: str, port: int
+) -> None:
     checked = validate_url(url)
     assert checked.url == normalized
     assert checked.host == host
