@@ -1,0 +1,180 @@
+"""LocalIndex: formats, document keys, incremental refresh, bad files, query sanitising."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.tools.local_index import LocalIndex, fts_query
+from tests.fixtures.pdf_builder import build_pdf
+from tests.fixtures.web_server import CORPUS_DIR
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    shutil.copytree(CORPUS_DIR, docs)
+    (docs / "notes.md").write_text(
+        "# Field notes\n\nIntro line about nothing.\n\n## Vacuum\n\n"
+        "VACUUM rebuilds the database file and reclaims free pages.\n",
+        encoding="utf-8",
+    )
+    (docs / "plain.txt").write_text(
+        "Plain notes\n\nThe pangolin pragma waits for locks.\n", encoding="utf-8"
+    )
+    (docs / "sub").mkdir()
+    (docs / "sub" / "guide.pdf").write_bytes(
+        build_pdf(
+            ["Introduction to the zebra protocol.", "Nothing here.", "Quokka handshake details."],
+            title="Protocol guide",
+        )
+    )
+    (docs / ".hidden").mkdir()
+    (docs / ".hidden" / "secret.md").write_text("# hidden quokka\n", encoding="utf-8")
+    (docs / "image.png").write_bytes(b"\x89PNG not indexed")
+    return docs
+
+
+def _index(tmp_path: Path, folder: Path) -> LocalIndex:
+    return LocalIndex(tmp_path / "data" / "index.sqlite", folder, workers=1)
+
+
+def test_indexes_every_supported_format_with_document_keys(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    stats = index.refresh()
+    assert stats.files_indexed == 15  # 12 html + md + txt + pdf; hidden and png ignored
+    assert stats.files_skipped == 0 and stats.warnings == ()
+    assert stats.chunks >= 15
+    assert index.search("quokka handshake", 5)[0].document_key == "sub/guide.pdf, p.3"
+    assert index.search("zebra protocol", 5)[0].document_key == "sub/guide.pdf, p.1"
+    assert index.search("VACUUM reclaims pages", 5)[0].document_key == "notes.md"
+    assert index.search("pangolin pragma", 5)[0].document_key == "plain.txt"
+    assert not any(h.document_key.startswith(".hidden") for h in index.search("hidden", 10))
+
+
+def test_html_chunks_follow_headings(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    hit = index.search("How does WAL mode work with readers", 3)[0]
+    assert hit.document_key == "sqlite-wal.html"
+    assert hit.heading in {"How WAL mode works", "Concurrency benefit"}
+    assert hit.title == f"SQLite write-ahead logging — {hit.heading}"
+    assert "Readers" in hit.passage or "readers" in hit.passage
+
+
+def test_search_ranks_the_relevant_topic_first(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    hits = index.search("How are asyncio tasks cancelled?", 5)
+    assert hits[0].document_key.startswith("asyncio-")
+    assert all(h.score >= hits[-1].score for h in hits)
+    keys = [h.document_key for h in hits]
+    assert all(keys.count(k) <= 2 for k in keys)
+
+
+def test_refresh_reindexes_only_changed_files(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    again = index.refresh()
+    assert (again.files_indexed, again.files_unchanged) == (0, 15)
+
+    notes = folder / "notes.md"
+    notes.write_text("# Field notes\n\nNow about the ocelot migration.\n", encoding="utf-8")
+    stat = notes.stat()
+    os.utime(notes, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    (folder / "plain.txt").unlink()
+    changed = index.refresh()
+    assert (changed.files_indexed, changed.files_unchanged, changed.files_removed) == (1, 13, 1)
+    assert index.search("ocelot", 3)[0].document_key == "notes.md"
+    assert index.search("VACUUM", 3) == []
+    assert index.search("pangolin", 3) == []
+
+
+def test_corrupt_and_unreadable_files_are_skipped_with_a_warning(
+    tmp_path: Path, folder: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    (folder / "empty.html").write_text("<html><body></body></html>", encoding="utf-8")
+    index = _index(tmp_path, folder)
+    progress: list[tuple[int, int, str]] = []
+    stats = index.refresh(progress=lambda d, t, n: progress.append((d, t, n)))
+    assert stats.files_skipped == 2
+    assert stats.files_indexed == 15
+    assert any("broken.pdf" in w for w in stats.warnings)
+    assert any("empty.html" in w for w in stats.warnings)
+    assert any("broken.pdf" in r.getMessage() for r in caplog.records)
+    assert progress[-1][:2] == (17, 17) and len(progress) == 17
+    # A skipped file is not retried until it changes.
+    assert index.refresh().files_skipped == 0
+
+
+def test_two_folders_share_one_database_without_mixing(tmp_path: Path, folder: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "only.md").write_text("# Only\n\nThe capybara appears only here.\n", encoding="utf-8")
+    first, second = _index(tmp_path, folder), _index(tmp_path, other)
+    first.refresh()
+    second.refresh()
+    assert second.search("capybara", 3)[0].document_key == "only.md"
+    assert first.search("capybara", 3) == []
+    assert second.search("asyncio", 3) == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unbalanced quote',
+        "asyncio AND OR NOT",
+        "NEAR(asyncio task, 5)",
+        "title:asyncio",
+        "cancel* ^task -gil +wal",
+        "a" * 10_000,
+        "cancel " * 2_000,
+        "日本語のテキスト 検索",
+        "émigré café naïve",
+        "\x00\x1f control",
+        "()[]{}:;'\"",
+        "",
+        "   ",
+    ],
+)
+def test_hostile_queries_never_raise(tmp_path: Path, folder: Path, query: str) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    hits = index.search(query, 5)
+    assert len(hits) <= 5
+
+
+def test_fts_query_quotes_terms_and_drops_stopwords() -> None:
+    assert fts_query('How are "asyncio" tasks cancelled?') == '"asyncio" OR "tasks" OR "cancelled"'
+    assert fts_query("the and of") == '"the" OR "and" OR "of"'
+    assert fts_query("!!! ???") is None
+    assert fts_query("x " * 500).count("OR") == 0
+    assert fts_query(" ".join(f"w{i}" for i in range(100))).count('"') == 48
+
+
+def test_document_text_by_key(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    document = index.document("sqlite-checkpoints.html")
+    assert document is not None
+    assert document.title == "Checkpoints in SQLite WAL mode"
+    assert "## Checkpoint starvation" in document.text
+    assert "wal_checkpoint(TRUNCATE)" in document.text
+    page = index.document("sub/guide.pdf, p.3")
+    assert page is not None and "Quokka handshake" in page.text
+    assert index.document("missing.html") is None
+
+
+def test_missing_folder_raises(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        _index(tmp_path, tmp_path / "nope").refresh()
+
+
+def test_ensure_fresh_refreshes_once(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    assert index.ensure_fresh() is not None
+    assert index.ensure_fresh() is None
