@@ -60,6 +60,8 @@ class EngineDeps:
     # Whether the router and the quick path are wired (off: every question goes deep).
     quick_path: bool = True
     clock: Callable[[], float] = time.time
+    # Objects compiled once per engine (the researcher agent); never checkpointed.
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def has_search(self) -> bool:

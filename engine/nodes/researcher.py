@@ -1,18 +1,26 @@
 """One research unit: a deepagents researcher on one topic, isolated and time-boxed.
 
-The topic is the single human message, verbatim. The agent gets its own source registry
-(merged into the session's by the state reducer), an explicit recursion limit and no
-checkpointer of its own: a unit that was cut short is re-run whole on resume, so its sources
-and its evidence always come from the same run.
+The topic is the single human message, verbatim. Each unit gets its own source registry
+(merged into the session's by the state reducer) and its own tools recording into it, an
+explicit recursion limit and no checkpointer of its own: a unit that was cut short is re-run
+whole on resume, so its sources and its evidence always come from the same run.
+
+Compiling a deepagents agent costs about a quarter of a CPU second, so the researcher is
+compiled once per engine with template tools, and each unit's own tools are swapped in at
+call time (`UnitToolsMiddleware`, through a context variable each unit sets for its run).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from langchain.agents.middleware.types import AgentMiddleware
 from langchain_core.messages import HumanMessage
+from langchain_core.tools import BaseTool
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
@@ -58,19 +66,47 @@ def researcher_prompt(deps: EngineDeps) -> str:
     )
 
 
-def build_researcher(deps: EngineDeps, registry: SourceRegistry, unit_id: str) -> Any:
-    """A compiled deepagents researcher whose tools record into `registry`."""
-    from deepagents import create_deep_agent
-    from langchain.agents.middleware import TodoListMiddleware
+_UNIT_TOOLS: ContextVar[dict[str, BaseTool] | None] = ContextVar("unit_tools", default=None)
 
-    return create_deep_agent(
-        model=deps.model_for("researcher"),
-        tools=deps.tools_for(registry, unit_id),
-        system_prompt=researcher_prompt(deps),
-        middleware=[TodoListMiddleware(), *researcher_middleware(deps.settings, policy=deps.retry)],
-        checkpointer=False,
-        name=f"researcher-{unit_id}",
-    )
+
+class UnitToolsMiddleware(AgentMiddleware):
+    """Runs each tool call with the calling unit's own tool of that name."""
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        return handler(_with_unit_tool(request))
+
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        return await handler(_with_unit_tool(request))
+
+
+def _with_unit_tool(request: Any) -> Any:
+    tools = _UNIT_TOOLS.get()
+    if tools and request.tool is not None and request.tool.name in tools:
+        return request.override(tool=tools[request.tool.name])
+    return request
+
+
+def shared_researcher(deps: EngineDeps) -> Any:
+    """The engine's compiled researcher (template tools; units swap in their own)."""
+    cached = deps.cache.get("researcher")
+    if cached is None:
+        from deepagents import create_deep_agent
+        from langchain.agents.middleware import TodoListMiddleware
+
+        cached = create_deep_agent(
+            model=deps.model_for("researcher"),
+            tools=deps.tools_for(SourceRegistry(), None),
+            system_prompt=researcher_prompt(deps),
+            middleware=[
+                TodoListMiddleware(),
+                UnitToolsMiddleware(),
+                *researcher_middleware(deps.settings, policy=deps.retry),
+            ],
+            checkpointer=False,
+            name="researcher",
+        )
+        deps.cache["researcher"] = cached
+    return cached
 
 
 async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitOutcome:
@@ -78,8 +114,9 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
     settings = deps.settings
     started = deps.clock()
     registry = SourceRegistry()
+    token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id)})
     try:
-        agent = build_researcher(deps, registry, unit_id)
+        agent = shared_researcher(deps)
         result = await asyncio.wait_for(
             agent.ainvoke(
                 {"messages": [HumanMessage(content=topic)]},
@@ -100,6 +137,8 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
             registry=registry.to_dict(),
             failure_reason=sanitize_unit_failure(exc),
         )
+    finally:
+        _UNIT_TOOLS.reset(token)
     findings = findings_from_messages(
         result.get("messages", []),
         registry,

@@ -1,0 +1,175 @@
+"""Orchestration overhead: how close the engine's schedule gets to the ideal critical path.
+
+A scripted model answers every call after a fixed delay and the research tools answer after
+fixed delays, so all wall time beyond the critical path (the chain of delays the schedule
+cannot overlap) is engine overhead. For 4, 8 and 16 research units at concurrency 4 it prints
+wall time, critical-path time, their ratio (target ≤ 1.10) and engine CPU seconds per unit.
+
+    uv run python bench/orchestration.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage  # noqa: E402
+from langchain_core.tools import BaseTool, tool  # noqa: E402
+
+from engine.citations.registry import SourceRegistry  # noqa: E402
+from engine.config import settings_from_mapping  # noqa: E402
+from engine.events import RunFinished  # noqa: E402
+from engine.middleware.retry import RetryPolicy  # noqa: E402
+from engine.nodes.deps import EngineDeps  # noqa: E402
+from engine.runner import open_session  # noqa: E402
+from engine.schemas import (  # noqa: E402
+    ClarifyWithUser,
+    PlanDecision,
+    ResearchBrief,
+    ResearchPlan,
+    ResearchTrack,
+)
+from tests.helpers.scripted_model import (  # noqa: E402
+    ScriptedChatModel,
+    human_text,
+    structured_reply,
+    system_text,
+    tool_call_message,
+    tool_calls_message,
+)
+
+MODEL_DELAY = 0.200
+SEARCH_DELAY = 0.300
+CONCURRENCY = 4
+
+
+def tools_for(registry: SourceRegistry, unit_id: str | None) -> list[BaseTool]:
+    @tool
+    async def search_web(query: str) -> str:
+        """Search."""
+        await asyncio.sleep(SEARCH_DELAY)
+        url = f"https://{query.split()[0]}.example.org/page"
+        registry.add_url(url, "Page")
+        return f'Search results for "{query}":\n\n[1] Page\nURL: {url}\n{query} fact.'
+
+    @tool
+    def think_tool(reflection: str) -> str:
+        """Reflect."""
+        return reflection
+
+    return [search_web, think_tool]
+
+
+def responder(units: int) -> Any:
+    topics = [f"topic{i}" for i in range(units)]
+
+    def respond(messages: list[BaseMessage]) -> Any:
+        system = system_text(messages)
+        if system.startswith("You are scoping"):
+            return structured_reply(ClarifyWithUser(need_clarification=False))
+        if system.startswith("Rewrite the research request"):
+            return structured_reply(ResearchBrief(research_brief="brief"))
+        if system.startswith("You are planning"):
+            return structured_reply(
+                ResearchPlan(
+                    scope="scope",
+                    tracks=[
+                        ResearchTrack(title=f"Track {i}", section=f"Section {i}", queries=["q"])
+                        for i in range(3)
+                    ],
+                )
+            )
+        if system.startswith("You are the lead research supervisor"):
+            done = sum(
+                1
+                for m in messages
+                if isinstance(m, ToolMessage) and str(m.content).startswith("Research unit")
+            )
+            dispatched = sum(
+                1
+                for m in messages
+                if isinstance(m, AIMessage)
+                for c in m.tool_calls
+                if c["name"] == "ConductResearch"
+            )
+            if dispatched < units:
+                wave = topics[dispatched : dispatched + CONCURRENCY]
+                return tool_calls_message(
+                    [("ConductResearch", {"research_topic": t}) for t in wave]
+                )
+            assert done == units
+            return tool_call_message("ResearchComplete", {})
+        if system.startswith("You are a researcher"):
+            topic = human_text(messages).strip()
+            if not any(isinstance(m, ToolMessage) for m in messages):
+                return tool_call_message("search_web", {"query": f"{topic} query"})
+            return f"{topic} fact [1].\n\nSources:\n[1] Page: https://{topic}.example.org/page"
+        return "# Report\n\nFindings [1].\n\n## Sources\n[1] https://topic0.example.org/page"
+
+    return respond
+
+
+def critical_path(units: int) -> float:
+    """The schedule's unavoidable chain: scoping, each wave's supervisor call and slowest
+    researcher (model → search → model), the closing ResearchComplete and the writer."""
+    waves = math.ceil(units / CONCURRENCY)
+    scoping = 3 * MODEL_DELAY  # clarify, brief, plan
+    per_wave = MODEL_DELAY + (MODEL_DELAY + SEARCH_DELAY + MODEL_DELAY)
+    return scoping + waves * per_wave + MODEL_DELAY + MODEL_DELAY
+
+
+async def measure(units: int) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        settings = settings_from_mapping(
+            {
+                "ORCHESTRATOR_MODEL": "bench",
+                "OPENAI_API_KEY": "x",
+                "SEARCH_PROVIDER": "local",
+                "DATA_DIR": folder,
+                "MAX_CONCURRENT_RESEARCH_UNITS": str(CONCURRENCY),
+                "MIN_EVIDENCE_RECORDS": "1",
+                "MIN_SOURCE_DOMAINS": "1",
+                "PLANNER_SEARCHES": "0",
+            }
+        )
+        model = ScriptedChatModel(responder=responder(units), delay=MODEL_DELAY)
+        deps = EngineDeps(
+            settings=settings,
+            model_for=lambda role: model,
+            tools_for=tools_for,
+            retry=RetryPolicy(max_retries=0),
+            quick_path=False,
+        )
+        async with open_session(settings, deps=deps) as session:
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            async for _ in session.start("benchmark question", mode="deep"):
+                pass
+            finished = None
+            async for event in session.review_plan(PlanDecision(action="approve")):
+                if isinstance(event, RunFinished):
+                    finished = event
+            wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        assert finished is not None and finished.status == "completed"
+    return wall, cpu
+
+
+async def main() -> None:
+    await measure(1)  # warm imports and caches
+    print(f"model delay {MODEL_DELAY * 1000:.0f} ms, search delay {SEARCH_DELAY * 1000:.0f} ms, "
+          f"concurrency {CONCURRENCY}")
+    print(f"{'units':>5} {'wall s':>8} {'critical s':>10} {'ratio':>6} {'cpu s/unit':>10}")
+    for units in (4, 8, 16):
+        wall, cpu = await measure(units)
+        ideal = critical_path(units)
+        print(f"{units:>5} {wall:>8.2f} {ideal:>10.2f} {wall / ideal:>6.2f} {cpu / units:>10.3f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
