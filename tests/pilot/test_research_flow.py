@@ -6,24 +6,14 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Input
 
-from tests.pilot.fakes import QUESTION, FakeBackend, ScriptedDriver, full_story, settle
-from tui.app import DeepResearchApp
+from tests.pilot.conftest import make_app
+from tests.pilot.fakes import QUESTION, ScriptedDriver, full_story, settle
+from tests.pilot.steps import ask
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.plan_pane import PlanPane
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.status_header import StatusHeader
 from tui.widgets.units_table import UnitsTable
-
-
-def make_app(tmp_path: Path, driver: ScriptedDriver) -> tuple[DeepResearchApp, FakeBackend]:
-    backend = FakeBackend(driver, env_path=tmp_path / ".env")
-    return DeepResearchApp(backend, clock=lambda: 100.0, export_dir=tmp_path), backend
-
-
-async def ask(pilot, question: str = QUESTION) -> None:
-    pilot.app.screen.query_one("#question", Input).value = question
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 async def test_question_plan_edit_approve_units_report(tmp_path: Path) -> None:
