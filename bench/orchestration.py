@@ -20,23 +20,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage  # noqa: E402
-from langchain_core.tools import BaseTool, tool  # noqa: E402
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.tools import BaseTool, tool
 
-from engine.citations.registry import SourceRegistry  # noqa: E402
-from engine.config import settings_from_mapping  # noqa: E402
-from engine.events import RunFinished  # noqa: E402
-from engine.middleware.retry import RetryPolicy  # noqa: E402
-from engine.nodes.deps import EngineDeps  # noqa: E402
-from engine.runner import open_session  # noqa: E402
-from engine.schemas import (  # noqa: E402
+from engine.citations.registry import SourceRegistry
+from engine.config import settings_from_mapping
+from engine.events import RunFinished
+from engine.middleware.retry import RetryPolicy
+from engine.nodes.deps import EngineDeps
+from engine.runner import open_session
+from engine.schemas import (
     ClarifyWithUser,
     PlanDecision,
     ResearchBrief,
     ResearchPlan,
     ResearchTrack,
 )
-from tests.helpers.scripted_model import (  # noqa: E402
+from tests.helpers.scripted_model import (
     ScriptedChatModel,
     human_text,
     structured_reply,
@@ -162,8 +162,10 @@ async def measure(units: int) -> tuple[float, float]:
 
 async def main() -> None:
     await measure(1)  # warm imports and caches
-    print(f"model delay {MODEL_DELAY * 1000:.0f} ms, search delay {SEARCH_DELAY * 1000:.0f} ms, "
-          f"concurrency {CONCURRENCY}")
+    print(
+        f"model delay {MODEL_DELAY * 1000:.0f} ms, search delay {SEARCH_DELAY * 1000:.0f} ms, "
+        f"concurrency {CONCURRENCY}"
+    )
     print(f"{'units':>5} {'wall s':>8} {'critical s':>10} {'ratio':>6} {'cpu s/unit':>10}")
     for units in (4, 8, 16):
         wall, cpu = await measure(units)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import urlsplit
 
 from engine.citations.evidence import EvidenceRecord
@@ -46,7 +47,7 @@ class GateResult:
     domains: list[str]
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["pass", "retry"]:
         return "pass" if self.passed else "retry"
 
 

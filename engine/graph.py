@@ -1,7 +1,8 @@
 """The research graph.
 
-    START → route_question ─┬→ scope_intake → research_supervisor → final_report ─┬→ verify_citations → END
-                            └→ quick_research ────────────────────────────────────┘
+    START → route_question ─┬→ scope_intake → research_supervisor → final_report ─┐
+                            └→ quick_research ─────────────────────────────────────┤
+                                                          verify_citations → END ←─┘
 
 scope_intake ends the run when the person cancels at plan review. Nothing is created at
 import time: `build_graph(deps, checkpointer)` compiles a graph around the given models and
@@ -34,7 +35,9 @@ NODE_NAMES = (
 
 
 def _after_scope(state: ResearchState) -> Literal["research_supervisor", "__end__"]:
-    return END if state.get("plan_status") == "cancelled" else "research_supervisor"
+    if state.get("plan_status") == "cancelled":
+        return "__end__"
+    return "research_supervisor"
 
 
 def build_graph(deps: EngineDeps, checkpointer: Any = None) -> Any:

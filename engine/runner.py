@@ -67,7 +67,9 @@ class UsageTracker(BaseCallbackHandler):
         self.total_input = 0
         self.total_output = 0
 
-    def on_chat_model_start(self, serialized: Any, messages: Any, *, run_id: Any, **kw: Any) -> None:
+    def on_chat_model_start(
+        self, serialized: Any, messages: Any, *, run_id: Any, **kw: Any
+    ) -> None:
         metadata = kw.get("metadata") or {}
         namespace = str(metadata.get("langgraph_checkpoint_ns", ""))
         node = str(metadata.get("langgraph_node", ""))
@@ -151,7 +153,9 @@ class ResearchSession:
         from langchain_core.messages import HumanMessage
 
         self._question, self._mode = question, mode
-        record_session(self.settings, self.session_id, status="running", question=question, mode=mode)
+        record_session(
+            self.settings, self.session_id, status="running", question=question, mode=mode
+        )
         yield self._started(resumed=False)
         graph_input = {"question": question, "mode": mode, "messages": [HumanMessage(question)]}
         async for event in self._run(graph_input):
@@ -296,7 +300,10 @@ class ResearchSession:
                 RunFinished(session_id=self.session_id, status="cancelled"),
             ]
         record_session(
-            self.settings, self.session_id, status="completed", report_path=values.get("report_path")
+            self.settings,
+            self.session_id,
+            status="completed",
+            report_path=values.get("report_path"),
         )
         return [
             PhaseChanged(phase="done"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from langchain.agents.middleware.types import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -17,7 +17,9 @@ def _is_empty(content: Any) -> bool:
     if isinstance(content, str):
         return not content.strip()
     if isinstance(content, list):
-        return all(_is_empty(part.get("text") if isinstance(part, dict) else part) for part in content)
+        return all(
+            _is_empty(part.get("text") if isinstance(part, dict) else part) for part in content
+        )
     return False
 
 
@@ -37,11 +39,13 @@ class EmptyToolContentMiddleware(AgentMiddleware):
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> Any:
-        return handler(request.override(messages=fill_empty_tool_messages(request.messages)))
+        return handler(_filled(request))
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> Any:
-        return await handler(
-            request.override(messages=fill_empty_tool_messages(request.messages))
-        )
+        return await handler(_filled(request))
+
+
+def _filled(request: ModelRequest) -> ModelRequest:
+    return request.override(messages=cast(Any, fill_empty_tool_messages(request.messages)))

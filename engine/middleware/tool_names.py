@@ -30,7 +30,9 @@ def resolve_tool_name(name: str, known: Collection[str]) -> str | None:
     for folded, tool in by_folded.items():
         if _NOT_NAME.sub("", folded) == squeezed and squeezed:
             return tool
-    close = difflib.get_close_matches(cleaned.casefold(), list(by_folded), n=1, cutoff=_MATCH_CUTOFF)
+    close = difflib.get_close_matches(
+        cleaned.casefold(), list(by_folded), n=1, cutoff=_MATCH_CUTOFF
+    )
     return by_folded[close[0]] if close else None
 
 

@@ -89,8 +89,9 @@ def _default_planner_search(settings: Settings) -> PlannerSearch | None:
         return None
 
     async def planner_search(query: str) -> str:
-        from engine.tools.search import grounding_search
+        # Grounding only: no registry, so nothing the planner saw becomes citable by itself.
+        from engine.tools.search import format_results, search
 
-        return await grounding_search(settings, query)
+        return format_results(query, await search(query, settings))
 
     return planner_search

@@ -16,7 +16,9 @@ def sanitize_unit_failure(exc: BaseException) -> str:
         return UNIT_TIMED_OUT
     match = _RECURSION.search(str(exc))
     if match is not None or type(exc).__name__ == "GraphRecursionError":
-        return f"Recursion limit of {match.group(1)} reached" if match else "Recursion limit reached"
+        return (
+            f"Recursion limit of {match.group(1)} reached" if match else "Recursion limit reached"
+        )
     return UNIT_FAILED
 
 

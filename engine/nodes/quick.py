@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import HumanMessage
 
@@ -28,6 +28,7 @@ def build_quick(deps: EngineDeps) -> Any:
             {"messages": [HumanMessage(content=state.get("question", ""))]},
             {"recursion_limit": limit},
         )
-        return {"final_report": final_answer(result), "registry": registry.to_dict()}
+        answer = final_answer(cast(Any, result))
+        return {"final_report": answer, "registry": registry.to_dict()}
 
     return quick_research

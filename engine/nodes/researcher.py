@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from langchain.agents.middleware.types import AgentMiddleware
 from langchain_core.messages import HumanMessage
@@ -98,7 +98,7 @@ def shared_researcher(deps: EngineDeps) -> Any:
             tools=deps.tools_for(SourceRegistry(), None),
             system_prompt=researcher_prompt(deps),
             middleware=[
-                TodoListMiddleware(),
+                cast(AgentMiddleware, TodoListMiddleware()),
                 UnitToolsMiddleware(),
                 *researcher_middleware(deps.settings, policy=deps.retry),
             ],

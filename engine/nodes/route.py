@@ -42,7 +42,9 @@ def build_route(deps: EngineDeps) -> Any:
             from engine.router import decide_route
 
             decision, overridden = await decide_route(
-                deps.model_for("orchestrator"), question, requested  # type: ignore[arg-type]
+                deps.model_for("orchestrator"),
+                question,
+                requested,  # type: ignore[arg-type]
             )
         else:
             decision = RouteDecision(mode="deep", reason="every question gets deep research")
@@ -54,7 +56,9 @@ def build_route(deps: EngineDeps) -> Any:
             "route_reason": decision.reason,
             "run_number": (state.get("run_number") or 0) + 1,
         }
-        goto = "quick_research" if decision.mode == "quick" else "scope_intake"
+        goto: Literal["scope_intake", "quick_research"] = (
+            "quick_research" if decision.mode == "quick" else "scope_intake"
+        )
         return Command(goto=goto, update=update)
 
     return route_question

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import ValidationError
 
@@ -146,13 +146,15 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             reason = describe_validation_error(exc)
             return Command(goto="review_plan", update={"rejected_edit_reason": reason})
         if decision.action == "cancel":
-            return Command(goto=END, update={"plan_status": "cancelled", "status": "cancelled"})
+            return Command(
+                goto="__end__", update={"plan_status": "cancelled", "status": "cancelled"}
+            )
         if decision.action == "revise":
             return Command(goto="draft_plan", update={"plan_feedback": decision.feedback})
         update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
         if decision.action == "edit" and decision.plan is not None:
             update["plan"] = decision.plan.model_dump(mode="json")
-        return Command(goto=END, update=update)
+        return Command(goto="__end__", update=update)
 
     graph = StateGraph(ResearchState)
     graph.add_node("clarify", clarify)

@@ -12,10 +12,11 @@ siblings, and a unit that finished before the process died is checkpointed and n
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.types import Command, Send
 
 from engine.emit import emit
@@ -68,16 +69,16 @@ def unit_id_for(run_number: int, index: int) -> str:
     return f"unit-{index}" if run_number <= 1 else f"unit-{run_number}.{index}"
 
 
-def _pending_calls(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+def _pending_calls(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     """Tool calls of the last AI message that have no ToolMessage answer yet."""
     answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
     for message in reversed(messages):
         if isinstance(message, AIMessage):
-            return [call for call in message.tool_calls if call.get("id") not in answered]
+            return [dict(call) for call in message.tool_calls if call.get("id") not in answered]
     return []
 
 
-def _last_ai(messages: list[BaseMessage]) -> AIMessage | None:
+def _last_ai(messages: Sequence[BaseMessage]) -> AIMessage | None:
     for message in reversed(messages):
         if isinstance(message, AIMessage):
             return message
@@ -103,7 +104,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             supervisor_iteration=iteration,
             dispatched_research_units=len(units),
             skipped_research_units=skipped,
-            quality_gate_status=gate.status if gate else "none",  # type: ignore[arg-type]
+            quality_gate_status=gate.status if gate else "none",
             quality_gate_reason=gate.reason if gate else None,
             min_evidence_records=settings.min_evidence_records,
             min_source_domains=settings.min_source_domains,
@@ -114,7 +115,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         )
 
     async def supervisor(state: SupervisorState) -> Command[Literal["supervisor_tools"]]:
-        messages = list(state.get("supervisor_messages") or [])
+        messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
         new: list[BaseMessage] = []
         if not messages:
             emit(PhaseChanged(phase="researching"))
@@ -148,7 +149,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
     def supervisor_tools(
         state: SupervisorState,
     ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
-        messages = list(state.get("supervisor_messages") or [])
+        messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
         units = dict(state.get("research_units") or {})
         iteration = state.get("supervisor_iteration") or 0
         skipped_total = state.get("skipped_units") or 0
@@ -279,14 +280,12 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             update["pending_dispatch"] = [dict(item) for item in dispatch]
             update["research_iterations"] = dispatched_total + len(dispatch)
             emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
-            return Command(
-                goto=[Send("research_unit", item) for item in dispatch], update=update
-            )
+            return Command(goto=[Send("research_unit", item) for item in dispatch], update=update)
 
         emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
         no_moves = not pending and last is not None and bool(last.tool_calls)
         if finished or cap_reached or no_moves or _turns_exhausted(iteration):
-            return Command(goto=END, update=update)
+            return Command(goto="__end__", update=update)
         return Command(goto="supervisor", update=update)
 
     def _turns_exhausted(iteration: int) -> bool:
@@ -317,7 +316,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         update = {"supervisor_messages": answers, "pending_dispatch": []}
         done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
         if done or _turns_exhausted(iteration):
-            return Command(goto=END, update=update)
+            return Command(goto="__end__", update=update)
         return Command(goto="supervisor", update=update)
 
     async def research_unit(item: UnitInput) -> Command[Literal["supervisor_tools"]]:
@@ -340,7 +339,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
     graph = StateGraph(SupervisorState, output_schema=SupervisorOutput)
     graph.add_node("supervisor", supervisor)
     graph.add_node("supervisor_tools", supervisor_tools)
-    graph.add_node("research_unit", research_unit)
+    graph.add_node("research_unit", cast(Any, research_unit))
     graph.add_edge(START, "supervisor")
     return graph.compile()
 

@@ -49,7 +49,9 @@ def session_id_of(config: RunnableConfig) -> str:
     return str((config.get("configurable") or {}).get("thread_id") or "session")
 
 
-def save_report(reports_dir: Path, session_id: str, report: str, audit: dict[str, Any]) -> tuple[str, str]:
+def save_report(
+    reports_dir: Path, session_id: str, report: str, audit: dict[str, Any]
+) -> tuple[str, str]:
     reports_dir.mkdir(parents=True, exist_ok=True)
     report_path = reports_dir / f"{session_id}.md"
     audit_path = reports_dir / f"{session_id}.audit.json"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 
 from engine.citations.registry import SourceRegistry
@@ -202,7 +202,10 @@ class Scenario:
                 return self.researcher_error[word]
             return tool_call_message("search_web", {"query": f"{word} query"})
         n = self.claims_per_unit
-        sentences = " ".join(f"The {word} finding number {i} is documented [{1 + (i - 1) % 2}]." for i in range(1, n + 1))
+        sentences = " ".join(
+            f"The {word} finding number {i} is documented [{1 + (i - 1) % 2}]."
+            for i in range(1, n + 1)
+        )
         sources = "\n".join(f"[{i}] {word.title()} page {i}: {page_url(word, i)}" for i in (1, 2))
         return f"{sentences}\n\nSources:\n{sources}"
 

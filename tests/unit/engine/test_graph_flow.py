@@ -35,7 +35,11 @@ async def test_deep_run_pauses_for_plan_review_then_writes_a_verified_report(tmp
         assert isinstance(first[0], SessionStarted)
         proposals = [e for e in first if isinstance(e, PlanProposed)]
         assert len(proposals) == 1 and proposals[0].revision == 1
-        assert [t.title for t in proposals[0].plan.tracks] == ["Track alpha", "Track beta", "Track gamma"]
+        assert [t.title for t in proposals[0].plan.tracks] == [
+            "Track alpha",
+            "Track beta",
+            "Track gamma",
+        ]
         assert not any(isinstance(e, RunFinished) for e in first)
 
         second = await collect(session.review_plan(PlanDecision(action="approve")))
@@ -69,7 +73,9 @@ async def test_clarification_pauses_and_the_answer_resumes_the_same_thread(tmp_p
     scenario = Scenario(clarify=True)
     async with open_session(settings, deps=scenario.deps(settings)) as session:
         first = await collect(session.start("alpha?", mode="deep"))
-        assert [e.question for e in first if isinstance(e, ClarificationRequested)] == ["Which region?"]
+        assert [e.question for e in first if isinstance(e, ClarificationRequested)] == [
+            "Which region?"
+        ]
         assert list_sessions(settings)[0].status == "awaiting_clarification"
         second = await collect(session.answer_clarification("Europe"))
     assert any(isinstance(e, PlanProposed) for e in second)

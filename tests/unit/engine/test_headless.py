@@ -51,7 +51,15 @@ async def test_a_clarification_without_answer_exits_3_with_the_session_id(tmp_pa
 
     report = tmp_path / "report.md"
     code, out, err = await headless(
-        settings, Scenario(), "--resume", session_id, "--answer", "Europe", "--yes", "--out", str(report)
+        settings,
+        Scenario(),
+        "--resume",
+        session_id,
+        "--answer",
+        "Europe",
+        "--yes",
+        "--out",
+        str(report),
     )
     assert code == EXIT_OK and out == ""
     assert report.read_text().startswith("# Report")
@@ -62,6 +70,7 @@ async def test_a_plan_needs_yes_or_a_plan_file(tmp_path: Path):
     settings = make_settings(tmp_path)
     code, out, err = await headless(settings, Scenario(), "Compare alpha and beta")
     assert code == EXIT_NEEDS_INPUT and "proposed plan:" in err and "--yes" in err
+    assert out.strip() == list_sessions(settings)[0].session_id
 
 
 async def test_an_edited_plan_file_is_researched(tmp_path: Path):
@@ -69,10 +78,8 @@ async def test_an_edited_plan_file_is_researched(tmp_path: Path):
     scenario = Scenario()
     plan = scenario.plan().model_dump()
     plan["scope"] = "Scope from the file"
-    code, out, err = await headless(
-        settings, scenario, "Compare alpha and beta", edited_plan=plan
-    )
-    assert code == EXIT_OK
+    code, out, _err = await headless(settings, scenario, "Compare alpha and beta", edited_plan=plan)
+    assert code == EXIT_OK and out.startswith("# Report")
     prompts = [str(m.content) for call in scenario._model.calls for m in call]
     assert any("Scope: Scope from the file" in p for p in prompts)
 

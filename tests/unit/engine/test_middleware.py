@@ -9,9 +9,18 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from engine.middleware.empty_content import EMPTY_TOOL_PLACEHOLDER, fill_empty_tool_messages
-from engine.middleware.retry import RetryPolicy, acall_with_retries, is_transient, retry_after_seconds
+from engine.middleware.retry import (
+    RetryPolicy,
+    acall_with_retries,
+    is_transient,
+    retry_after_seconds,
+)
 from engine.middleware.structured_output import StructuredOutputError, invoke_structured
-from engine.middleware.tool_names import resolve_tool_name, sanitize_tool_calls, unknown_tool_message
+from engine.middleware.tool_names import (
+    resolve_tool_name,
+    sanitize_tool_calls,
+    unknown_tool_message,
+)
 from engine.schemas import ResearchBrief
 from tests.helpers.scripted_model import ScriptedChatModel, tool_call_message
 
@@ -140,7 +149,10 @@ async def test_structured_output_is_retried_once_with_the_validation_error():
     brief = await invoke_structured(model, ResearchBrief, [HumanMessage("q")], policy=RetryPolicy())
     assert brief.research_brief == "the brief"
     correction = model.calls[1][-1].content
-    assert "not valid for ResearchBrief" in correction and "research_brief: Field required" in correction
+    assert (
+        "not valid for ResearchBrief" in correction
+        and "research_brief: Field required" in correction
+    )
 
 
 async def test_structured_output_gives_up_after_one_retry():

@@ -13,7 +13,7 @@ from engine.events import (
 )
 from engine.nodes.topic import topic_shifted
 from engine.runner import open_session
-from engine.schemas import PlanDecision, ResearchPlan
+from engine.schemas import PlanDecision
 from engine.sessions import list_sessions
 from tests.unit.engine.conftest import Scenario, make_settings
 
@@ -32,7 +32,9 @@ async def test_an_edited_plan_is_what_the_supervisor_researches(tmp_path: Path):
         edited.tracks[0] = edited.tracks[0].model_copy(update={"title": "Edited delta track"})
         await collect(session.review_plan(PlanDecision(action="edit", plan=edited)))
     supervisor_prompts = [
-        m.content for call in scenario_calls(scenario) for m in call
+        m.content
+        for call in scenario_calls(scenario)
+        for m in call
         if "## Approved research plan" in str(m.content)
     ]
     assert supervisor_prompts and "Only the edited scope" in supervisor_prompts[0]
@@ -53,7 +55,10 @@ async def test_a_bad_edit_is_refused_with_the_reason_and_review_stays_open(tmp_p
         graph_resume = session._resume_with({"action": "edit", "plan": plan})
         refused = await collect(graph_resume)
         [again] = [e for e in refused if isinstance(e, PlanProposed)]
-        assert again.rejected_edit_reason == "tracks: List should have at least 3 items after validation, not 1"
+        assert (
+            again.rejected_edit_reason
+            == "tracks: List should have at least 3 items after validation, not 1"
+        )
         assert not any(isinstance(e, RunFinished) for e in refused)
         assert list_sessions(settings)[0].status == "awaiting_plan_review"
         # resume() in a later process re-announces the open review.
@@ -128,13 +133,19 @@ async def test_topic_shift_resets_research_and_asks_again(tmp_path: Path):
         await collect(session.start("How do alpha caches work?", mode="deep"))
         await collect(session.review_plan(PlanDecision(action="approve")))
         scenario.clarify = True
-        shifted = await collect(session.start("Switch to beta instead: how do beta queues work?", mode="deep"))
-        assert [e.question for e in shifted if isinstance(e, ClarificationRequested)] == ["Which region?"]
+        shifted = await collect(
+            session.start("Switch to beta instead: how do beta queues work?", mode="deep")
+        )
+        assert [e.question for e in shifted if isinstance(e, ClarificationRequested)] == [
+            "Which region?"
+        ]
         await collect(session.answer_clarification("Europe"))
         await collect(session.review_plan(PlanDecision(action="approve")))
         state = (await session.graph.aget_state(session.config)).values
     # Only the new run's research remains: the previous topic's ledger and notes were reset.
     assert {r["research_unit_id"] for r in state["evidence_ledger"]} == {
-        "unit-2.1", "unit-2.2", "unit-2.3"
+        "unit-2.1",
+        "unit-2.2",
+        "unit-2.3",
     }
     assert len(state["notes"]) == 3

@@ -29,7 +29,9 @@ RECORDS = [
 
 
 def state(notes: int = 5) -> dict:
-    registry = SourceRegistry.from_sources(urls=["https://a.example.org/1", "https://b.example.org/2"])
+    registry = SourceRegistry.from_sources(
+        urls=["https://a.example.org/1", "https://b.example.org/2"]
+    )
     return {
         "question": "Alpha or beta?",
         "research_brief": "brief",
@@ -51,10 +53,16 @@ def deps(tmp_path: Path, model, **settings) -> EngineDeps:
 
 async def test_overflow_retries_with_smaller_note_subsets_then_succeeds(tmp_path: Path):
     model = ScriptedChatModel.sequence(
-        [ContextOverflow(), ContextOverflow(), "Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1"]
+        [
+            ContextOverflow(),
+            ContextOverflow(),
+            "Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1",
+        ]
     )
     result = await build_final_report(deps(tmp_path, model))(state(notes=10))
-    sizes = [sum(len(m.content) for m in call if isinstance(m, HumanMessage)) for call in model.calls]
+    sizes = [
+        sum(len(m.content) for m in call if isinstance(m, HumanMessage)) for call in model.calls
+    ]
     assert len(sizes) == 3 and sizes[0] > sizes[1] > sizes[2]
     assert result["final_report"].startswith("Alpha is fast [1].")
 
@@ -72,9 +80,13 @@ def test_meta_lines_are_stripped_and_a_missing_sources_section_is_added():
     text = "# Title\nConductResearch dispatched 3 units\nAlpha is fast [1].\ntool_call_id=abc\n"
     cleaned = strip_meta_lines(text)
     assert cleaned == "# Title\nAlpha is fast [1]."
-    registry = SourceRegistry.from_sources(urls=["https://a.example.org/1", "https://b.example.org/2"])
+    registry = SourceRegistry.from_sources(
+        urls=["https://a.example.org/1", "https://b.example.org/2"]
+    )
     with_sources = ensure_sources_section(cleaned, RECORDS, registry)
-    assert with_sources.endswith("## Sources\n[1] https://a.example.org/1\n[2] https://b.example.org/2\n")
+    assert with_sources.endswith(
+        "## Sources\n[1] https://a.example.org/1\n[2] https://b.example.org/2\n"
+    )
     own = "Alpha [1].\n\n## Sources\n[1] https://a.example.org/1"
     assert ensure_sources_section(own, RECORDS, registry) == own
 
@@ -90,6 +102,8 @@ async def test_verification_removes_unretrieved_citations_and_marks_offline_repo
     assert result["verified_report"].startswith(f"> {OFFLINE_NOTICE}\n\n")
     assert "invented.example.com" not in result["verified_report"]
     removed = result["audit"]["removed_citations"]
-    assert removed == [{"number": 2, "source": "https://invented.example.com/x", "reason": "url_not_in_registry"}]
+    assert removed == [
+        {"number": 2, "source": "https://invented.example.com/x", "reason": "url_not_in_registry"}
+    ]
     assert Path(result["report_path"]).name == "s1.md"
     assert Path(result["audit_path"]).name == "s1.audit.json"

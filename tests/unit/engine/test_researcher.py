@@ -54,7 +54,10 @@ async def test_a_mangled_tool_name_and_a_transient_error_do_not_derail_a_researc
     assert outcome.records[0].contradiction_or_uncertainty is None
     tool_replies = [m for m in model.calls[-1] if isinstance(m, ToolMessage)]
     assert tool_replies[0].content.startswith('Search results for "alpha query"')
-    assert tool_replies[1].status == "error" and "no tool named 'summon_oracle'" in tool_replies[1].content
+    assert (
+        tool_replies[1].status == "error"
+        and "no tool named 'summon_oracle'" in tool_replies[1].content
+    )
 
 
 def test_evidence_keeps_only_retrieved_sources_and_respects_both_caps():
@@ -66,16 +69,23 @@ def test_evidence_keeps_only_retrieved_sources_and_respects_both_caps():
         "[1] https://alpha.example.org/article-1\n[2] https://beta.example.org/x\n"
         "[3] https://never-retrieved.example.com/"
     )
-    records = evidence_from_text(
-        text, registry, unit_id="u", max_claims=2, max_sources_per_claim=1
-    )
+    records = evidence_from_text(text, registry, unit_id="u", max_claims=2, max_sources_per_claim=1)
     assert [(r.claim, r.source_urls) for r in records] == [
         ("One.", ["https://alpha.example.org/article-1"]),
         ("Two.", ["https://alpha.example.org/article-1"]),
     ]
-    everything = evidence_from_text(text, registry, unit_id="u", max_claims=10, max_sources_per_claim=5)
-    assert [r.claim for r in everything] == ["One.", "Two.", "Three."]  # "Four" cites nothing retrieved
-    assert everything[0].source_urls == ["https://alpha.example.org/article-1", "https://beta.example.org/x"]
+    everything = evidence_from_text(
+        text, registry, unit_id="u", max_claims=10, max_sources_per_claim=5
+    )
+    assert [r.claim for r in everything] == [
+        "One.",
+        "Two.",
+        "Three.",
+    ]  # "Four" cites nothing retrieved
+    assert everything[0].source_urls == [
+        "https://alpha.example.org/article-1",
+        "https://beta.example.org/x",
+    ]
 
 
 def test_notes_are_compressed_to_the_bullet_and_word_budgets():

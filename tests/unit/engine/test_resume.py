@@ -35,7 +35,8 @@ def test_killed_run_resumes_without_rerunning_completed_units(tmp_path: Path):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             done = [
-                e for e in _events(events_log)
+                e
+                for e in _events(events_log)
                 if e["type"] == "research_unit_updated" and e["unit"]["status"] == "completed"
             ]
             if done:
@@ -52,7 +53,9 @@ def test_killed_run_resumes_without_rerunning_completed_units(tmp_path: Path):
     assert sorted(starts_log.read_text().split()) == ["alpha", "beta"]
 
     second_events = tmp_path / "events-2.jsonl"
-    second = _spawn("resume", str(tmp_path), str(second_events), str(starts_log), "resume-test-session")
+    second = _spawn(
+        "resume", str(tmp_path), str(second_events), str(starts_log), "resume-test-session"
+    )
     assert second.wait(timeout=90) == 0
     # alpha ran once, in the first process; only the unfinished beta ran again.
     assert sorted(starts_log.read_text().split()) == ["alpha", "beta", "beta"]
@@ -62,4 +65,8 @@ def test_killed_run_resumes_without_rerunning_completed_units(tmp_path: Path):
     kept = {c["source"] for c in report["kept_citations"]}
     assert "https://alpha.example.org/article-1" in kept
     assert "https://beta.example.org/article-1" in kept
-    assert events[-1] == {"type": "run_finished", "session_id": "resume-test-session", "status": "completed"}
+    assert events[-1] == {
+        "type": "run_finished",
+        "session_id": "resume-test-session",
+        "status": "completed",
+    }

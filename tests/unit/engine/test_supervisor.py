@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.events import EvidenceAdded, ReportReady, ResearchUnitUpdated, RunFinished, RuntimeProgress
+from engine.events import (
+    EvidenceAdded,
+    ReportReady,
+    ResearchUnitUpdated,
+    RunFinished,
+    RuntimeProgress,
+)
 from engine.runner import open_session
 from engine.schemas import PlanDecision
 from tests.unit.engine.conftest import Scenario, make_settings
@@ -88,7 +94,9 @@ async def test_gate_rejects_then_passes_after_more_research(tmp_path: Path):
     settings = make_settings(tmp_path, min_evidence_records=4, min_source_domains=3)
     scenario = Scenario(wave=["alpha"], second_wave=["beta", "gamma"])
     events = await run_approved(settings, scenario)
-    statuses = [p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"]
+    statuses = [
+        p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
+    ]
     assert statuses == ["retry", "pass"]
     rejected = next(p for p in progress_of(events) if p.quality_gate_status == "retry")
     assert rejected.quality_gate_reason == (
@@ -105,7 +113,9 @@ async def test_a_gate_that_cannot_be_met_ends_research_instead_of_looping(tmp_pa
     settings = make_settings(tmp_path, min_evidence_records=100)
     scenario = Scenario(wave=["alpha"])
     events = await run_approved(settings, scenario)
-    statuses = [p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"]
+    statuses = [
+        p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
+    ]
     assert statuses == ["retry", "retry"]
     assert scenario.researcher_runs == ["alpha"]
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
@@ -122,7 +132,9 @@ async def test_consumers_need_only_runtime_progress_for_dispatch_and_gate(tmp_pa
     assert [p.dispatched_research_units for p in progress] == [2, 2, 2]
     assert [p.skipped_research_units for p in progress] == [1, 1, 1]
     assert [p.quality_gate_status for p in progress] == ["none", "none", "pass"]
-    running = [e for e in events if isinstance(e, ResearchUnitUpdated) and e.unit.status == "running"]
+    running = [
+        e for e in events if isinstance(e, ResearchUnitUpdated) and e.unit.status == "running"
+    ]
     assert len(running) == progress[-1].dispatched_research_units
     evidence = [e for e in events if isinstance(e, EvidenceAdded)]
     assert len(evidence) == progress[-1].evidence_record_count == 4
