@@ -21,7 +21,7 @@ from langchain_core.messages import (
 )
 
 _QUESTION_LINE_RE = re.compile(
-    r"^\s*(?:#+\s*)?(?:\*\*)?(?:research question|user question|original question|question|request)"
+    r"^[ \t]*(?:\*\*)?(?:research question|user question|original question|question|request)"
     r"(?:\*\*)?\s*:\s*(?P<text>\S.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -175,7 +175,9 @@ class Conversation:
         text = self.prompt_text
         labelled = [m.group("text").strip() for m in _QUESTION_LINE_RE.finditer(text)]
         if labelled:
-            question = labelled[-1]
+            # The first label is the person's question; later ones are quotes of it (a brief,
+            # a search heading) that may carry extra words.
+            question = labelled[0]
             # A clarification answer given as `Answer: ...` belongs to the question.
             answers = [m.group("text").strip() for m in _ANSWER_LINE_RE.finditer(text)]
             if answers and answers[-1] not in question:

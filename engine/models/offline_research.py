@@ -108,9 +108,10 @@ def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineR
     if fetch is not None and not any(c.name == FETCH_TOOL for c in calls):
         argument = fetch.first_string_argument(("url",))
         query_terms = terms(topic.scoring_text)
-        urls = [s for s in pool.sources if s.is_url and not s.fetched]
-        urls.sort(key=lambda s: -score(terms(s.text + " " + s.title), query_terms, {}))
-        chosen = urls[:MAX_FETCHES]
+        # URLs and document keys alike: fetch_url reads a local document in full by its key.
+        unread = [s for s in pool.sources if not s.fetched]
+        unread.sort(key=lambda s: -score(terms(s.text + " " + s.title), query_terms, {}))
+        chosen = unread[:MAX_FETCHES]
         if chosen:
             return OfflineReply(
                 tool_calls=make_calls(turn, [(FETCH_TOOL, {argument: s.locator}) for s in chosen]),

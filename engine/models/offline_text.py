@@ -43,6 +43,10 @@ _SUFFIXES = (
     "es",
     "s",
 )
+# Markup, code and list debris that make a "sentence" unfit to quote as prose.
+_CODE_MARKERS = ("```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:")
+_INNER_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s")
+_ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.IGNORECASE)
 _MIN_SENTENCE_CHARS = 40
 _MAX_SENTENCE_CHARS = 420
 _MIN_SENTENCE_WORDS = 6
@@ -97,16 +101,22 @@ def split_sentences(text: str) -> list[str]:
 
 
 def quotable(sentence: str) -> bool:
-    """Whether a sentence can be quoted as a claim: prose of a sensible length, no markup."""
+    """Whether a sentence can be quoted as a claim: one prose sentence, sensible length, no code.
+
+    "One sentence" is checked the strict way (no inner `. ` boundary) so that any splitter
+    downstream cuts the quoted text exactly where this one did.
+    """
     if not _MIN_SENTENCE_CHARS <= len(sentence) <= _MAX_SENTENCE_CHARS:
         return False
     if len(sentence.split()) < _MIN_SENTENCE_WORDS:
         return False
     if sentence[-1] not in ".!?" or not (sentence[0].isupper() or sentence[0].isdigit()):
         return False
-    if _CITATION_MARK_RE.search(sentence) or "http://" in sentence or "https://" in sentence:
+    if _CITATION_MARK_RE.search(sentence) or "://" in sentence:
         return False
-    if any(token in sentence for token in ("```", ">>>", "|", "{", "}", "Sources:")):
+    if any(token in sentence for token in _CODE_MARKERS) or sentence.endswith(":."):
+        return False
+    if _INNER_BOUNDARY_RE.search(_ABBREVIATION_RE.sub("", sentence[:-1])):
         return False
     letters = sum(ch.isalpha() or ch.isspace() for ch in sentence)
     return letters / len(sentence) >= 0.85

@@ -7,10 +7,12 @@ is not in the ledger it was given.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.models.offline_conversation import Conversation
 from engine.models.offline_extract import CitationNumbers
 from engine.models.offline_reply import OfflineReply
-from engine.models.offline_sources import parse_source_titles
+from engine.models.offline_sources import SourcePool, parse_source_titles
 from engine.models.offline_text import terms
 from engine.prompt_blocks import LedgerLine, parse_ledger, parse_plan_tracks
 from engine.schemas import ResearchTrack
@@ -19,27 +21,63 @@ SUMMARY_SENTENCES = 3
 MAX_SENTENCES_PER_SECTION = 6
 
 
-def _fit(track: ResearchTrack, claim: str) -> float:
-    """How well a claim belongs to a track: shared terms, weighted toward the title."""
-    claim_terms = terms(claim)
-    if not claim_terms:
-        return 0.0
-    title_terms = terms(f"{track.title} {track.section}")
-    query_terms = terms(" ".join(track.queries))
-    return 2 * len(claim_terms & title_terms) + len(claim_terms & query_terms)
+def _track_terms(tracks: list[ResearchTrack]) -> list[set[str]]:
+    """Each track's own terms: words of its title, section and queries that not every track
+    shares (the question's subject appears in all of them and decides nothing)."""
+    term_sets = [terms(f"{t.title} {t.section} {' '.join(t.queries)}") for t in tracks]
+    common = set.intersection(*term_sets) if len(term_sets) > 1 else set()
+    return [term_set - common for term_set in term_sets]
 
 
-def assign(tracks: list[ResearchTrack], ledger: list[LedgerLine]) -> list[list[LedgerLine]]:
-    """Ledger lines per track: each line to its best track; an empty track borrows its best."""
-    buckets: list[list[LedgerLine]] = [[] for _ in tracks]
+def distinct(ledger: list[LedgerLine]) -> list[LedgerLine]:
+    """One line per claim (several research units often quote the same sentence)."""
+    seen: set[str] = set()
+    kept: list[LedgerLine] = []
     for line in ledger:
-        fits = [_fit(track, line.claim) for track in tracks]
-        best = max(range(len(tracks)), key=lambda i: (fits[i], -i))
+        key = " ".join(line.claim.split()).casefold()
+        if key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
+
+
+def assign(
+    tracks: list[ResearchTrack], ledger: list[LedgerLine], reserved: Sequence[LedgerLine] = ()
+) -> list[list[LedgerLine]]:
+    """Ledger lines per track: each line to its best track; an empty track borrows its best.
+
+    `reserved` lines (the summary's) are placed only where a section would otherwise be empty.
+    """
+    buckets: list[list[LedgerLine]] = [[] for _ in tracks]
+    own_terms = _track_terms(tracks)
+    for line in ledger:
+        if line in reserved:
+            continue
+        claim_terms = terms(line.claim)
+        fits = [len(claim_terms & track_terms) for track_terms in own_terms]
+        # Best fit wins; among equals the emptier section, so claims spread over the report.
+        best = min(range(len(tracks)), key=lambda i: (-fits[i], len(buckets[i]), i))
         buckets[best].append(line)
-    for index, track in enumerate(tracks):
+    for index, track_terms in enumerate(own_terms):
         if not buckets[index] and ledger:
-            buckets[index].append(max(ledger, key=lambda line: _fit(track, line.claim)))
+            buckets[index].append(max(ledger, key=lambda ln: len(terms(ln.claim) & track_terms)))
     return [bucket[:MAX_SENTENCES_PER_SECTION] for bucket in buckets]
+
+
+def source_titles(prompt: str) -> dict[str, str]:
+    """Titles of sources named in the prompt: notes' Sources lists, raw search and fetch output."""
+    titles: dict[str, str] = {}
+    pool = SourcePool()
+    for block in prompt.split("\n\n"):
+        if block.startswith("Fetched:"):
+            pool.add_tool_output("fetch_url", block + "\n\n")
+    pool.add_tool_output("search_web", prompt)
+    for source in pool.sources:
+        if source.title and source.title != source.locator:
+            titles.setdefault(source.locator, source.title)
+    for locator, title in parse_source_titles(prompt).items():
+        titles.setdefault(locator, title)
+    return titles
 
 
 def _cite(line: LedgerLine, numbers: CitationNumbers, titles: dict[str, str]) -> str:
@@ -51,8 +89,8 @@ def write_report(conversation: Conversation) -> OfflineReply:
     """Title, summary of the strongest claims, a section per track, Sources."""
     prompt = conversation.prompt_text
     tracks = parse_plan_tracks(prompt)
-    ledger = parse_ledger(prompt)
-    titles = parse_source_titles(prompt)
+    ledger = distinct(parse_ledger(prompt))
+    titles = source_titles(prompt)
     question = conversation.question()
     if question.startswith(("#", "-", "[")):
         # No question in the prompt, only blocks: fall back to the plan's scope line.
@@ -75,7 +113,7 @@ def write_report(conversation: Conversation) -> OfflineReply:
     numbers = CitationNumbers()
     lines = [f"# {title}", "", "## Summary"]
     lines += [_cite(line, numbers, titles) for line in strongest]
-    for track, bucket in zip(tracks, assign(tracks, ledger), strict=True):
+    for track, bucket in zip(tracks, assign(tracks, ledger, strongest), strict=True):
         lines += ["", f"## {track.section}"]
         lines += [_cite(line, numbers, titles) for line in bucket]
     lines += ["", "## Sources", *numbers.sources_lines()]
