@@ -201,7 +201,8 @@ def progress_line(event: Any) -> str | None:
     if kind == "research_unit_updated":
         unit = event.unit
         if unit.status == "running":
-            return f"  {unit.id} running: {unit.topic[:80]}"
+            topic = " ".join(unit.topic.split())
+            return f"  {unit.id} running: {topic[:80]}"
         detail = unit.failure_reason or f"{unit.evidence_count} evidence"
         duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
         return f"  {unit.id} {unit.status} ({detail}{duration})"
