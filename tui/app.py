@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import work
@@ -29,7 +29,11 @@ from tui.widgets.plan_pane import PlanPane
 
 class DeepResearchApp(App[int]):
     TITLE = "deepresearch"
-    CSS_PATH = Path(__file__).with_name("app.tcss")
+    # The default screen is installed without loading its own CSS_PATH, so the app loads it.
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        Path(__file__).with_name("app.tcss"),
+        Path(__file__).parent / "screens" / "research.tcss",
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="app.help"),
         Binding("f2", "sessions", "Sessions", id="app.sessions"),

@@ -31,7 +31,7 @@ class ModeToggle(Static):
 
     def show_route(self, route: RouteDecided | None) -> None:
         self.route = route
-        self.refresh()
+        self.refresh(layout=True)  # the width follows the text
 
     def watch_mode(self) -> None:
         self.refresh()

@@ -70,7 +70,7 @@ class UnitsTable(DataTable[Text | str]):
             self.add_row(*cells, key=unit.id)
             return
         for (_, column), value in zip(_COLUMNS, cells, strict=True):
-            self.update_cell(unit.id, column, value)
+            self.update_cell(unit.id, column, value, update_width=True)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         # Enter and a mouse click both select the row under the cursor.
