@@ -264,7 +264,8 @@ def find_inline_markers(
 def parse_entry(line: str) -> SourceEntry | None:
     """One sources-list line as an entry, or None when the line has no entry label."""
     match = _ENTRY_RE.match(line)
-    if match is None:
+    if match is None or not match.group("rest").strip():
+        # A label with nothing after it (`[2024]` alone on a line) cites nothing.
         return None
     number_group = next(
         name
@@ -338,16 +339,25 @@ def _find_heading(lines: list[str]) -> int | None:
 
 
 def _trailing_entry_block(lines: list[str]) -> int | None:
-    """Start of a headless sources list: trailing `[n] ... URL-or-key` lines ending the text."""
+    """Start of a headless sources list: trailing `[n] ... URL-or-key` lines ending the text.
+
+    The list must be set off from prose by a blank line, so a paragraph that merely starts
+    with a marker is never taken for it.
+    """
     start: int | None = None
-    for index in range(len(lines) - 1, -1, -1):
+    index = len(lines) - 1
+    while index >= 0:
         line = lines[index]
-        if not line.strip():
-            continue
-        entry = parse_entry(line)
-        if entry is None or not line.lstrip().startswith("[") or entry.locator is None:
-            break
-        start = index
+        if line.strip():
+            entry = parse_entry(line)
+            if entry is None or not line.lstrip().startswith("[") or entry.locator is None:
+                break
+            start = index
+        index -= 1
+    if start is None or start == 0 or lines[start - 1].strip():
+        return None
+    if not any(line.strip() for line in lines[:start]):
+        return None
     return start
 
 

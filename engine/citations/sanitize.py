@@ -66,6 +66,11 @@ def unsafe_url_reason(url: str) -> SanitizationReason | None:
     return None
 
 
+# Removing a URL can, in contrived text, leave a line that parses as a new entry; repeating
+# until nothing changes makes sanitizing a sanitized report a no-op.
+_MAX_PASSES = 4
+
+
 def sanitize_report(report: str) -> SanitizedReport:
     """Remove unsafe URLs with their citations and renumber the rest 1..k.
 
@@ -75,6 +80,34 @@ def sanitize_report(report: str) -> SanitizedReport:
     prose becomes its citation when it is a kept source and is deleted otherwise. Kept entries
     are numbered 1..k in list order, body and list together, in a single pass.
     """
+    first = _sanitize_once(report)
+    text = first.sanitized_report
+    removed = list(first.removed)
+    renumbered = dict(first.renumbered)
+    markup_removed = first.tool_markup_removed
+    previous = report
+    for _ in range(_MAX_PASSES - 1):
+        if text == previous:
+            break
+        again = _sanitize_once(text)
+        if again.sanitized_report == text:
+            break
+        removed.extend(again.removed)
+        renumbered = {
+            old: again.renumbered[new] for old, new in renumbered.items() if new in again.renumbered
+        }
+        markup_removed = markup_removed or again.tool_markup_removed
+        previous, text = text, again.sanitized_report
+    return SanitizedReport(
+        sanitized_report=text,
+        removed=removed,
+        renumbered=renumbered,
+        tool_markup_removed=markup_removed,
+    )
+
+
+def _sanitize_once(report: str) -> SanitizedReport:
+    """One sanitizing pass (see `sanitize_report`)."""
     cut_at = find_tool_markup(report)
     text = report if cut_at is None else report[:cut_at].rstrip()
     parsed = parse_report(text)

@@ -33,6 +33,12 @@ def _resolve(entry: SourceEntry, registry: SourceRegistry) -> tuple[str | None, 
     return None, UNVERIFIABLE
 
 
+# Deleting a marker can, in contrived text, bring two fragments together into something that
+# parses as a new entry (`[2024] [^1]: x` becomes `[2024]: x`). Re-verifying until nothing
+# changes makes the result a fixed point; real reports settle after the first pass.
+_MAX_PASSES = 4
+
+
 def verify_citations(report: str, registry: SourceRegistry) -> CitationVerification:
     """Check every entry of the report's sources list against the registry.
 
@@ -40,8 +46,21 @@ def verify_citations(report: str, registry: SourceRegistry) -> CitationVerificat
     removed with a reason; when two entries resolve to one source the lowest number stays and
     the body's markers are rewritten to it. Inline markers whose entry was removed or never
     existed are deleted. Numbers are not closed up here: `sanitize_report` does that, so this
-    audit trail speaks in the numbers the writer used.
+    audit trail speaks in the numbers the writer used. Verifying the result changes nothing.
     """
+    result = _verify_once(report, registry)
+    removed = list(result.removed_citations)
+    for _ in range(_MAX_PASSES - 1):
+        if result.verified_report == report:
+            break
+        report = result.verified_report
+        result = _verify_once(report, registry)
+        removed.extend(result.removed_citations)
+    return result.model_copy(update={"removed_citations": removed})
+
+
+def _verify_once(report: str, registry: SourceRegistry) -> CitationVerification:
+    """One verification pass (see `verify_citations`)."""
     if len(registry) == 0:
         return CitationVerification(
             verified_report=report, status="unverified", reason="no_sources"

@@ -145,3 +145,13 @@ def test_valid_citation_title_falls_back_to_the_registry_title() -> None:
     registry.add_url("https://sqlite.org/wal.html", "Write-Ahead Logging")
     result = verify_citations("X [1].\n\n## Sources\n[1] https://sqlite.org/wal.html\n", registry)
     assert result.valid_citations[0].title == "Write-Ahead Logging"
+
+
+def test_verification_is_a_fixed_point_even_when_deletion_forms_a_new_entry() -> None:
+    # Deleting the dangling `[^1]` turns the line into a definition of entry 2024.
+    registry = SourceRegistry.from_sources(["https://example.com/b?x=1"])
+    once = verify_citations("[2024] [^1]: Note https://example.com/b\n", registry)
+    assert verify_citations(once.verified_report, registry).verified_report == (
+        once.verified_report
+    )
+    assert "https://example.com/b?x=1" in once.verified_report
