@@ -160,6 +160,12 @@ def report_sentences(report: str) -> list[str]:
     return lines
 
 
+def inline_citations(report: str) -> int:
+    """How many `[n]` markers the body carries (outside the Sources section)."""
+    body = re.split(r"^#{1,3} (?:Sources|References)\s*$", report, flags=re.M)[0]
+    return len(re.findall(r"\[\d+\]", body))
+
+
 def cited_sources(report: str) -> list[str]:
     """The URL or document key of each `[n] Title: locator` line of the Sources section."""
     parts = re.split(r"^#{1,3} (?:Sources|References)\s*$", report, flags=re.M)

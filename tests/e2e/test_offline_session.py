@@ -11,6 +11,7 @@ from tests.e2e.harness import (
     assert_well_ordered,
     cited_sources,
     flat,
+    inline_citations,
     read_jsonl,
     replay,
     report_sentences,
@@ -49,7 +50,7 @@ async def test_offline_deep_session_over_the_sample_corpus(data_dir: Path, tmp_p
 
     registry = run.registry
     sources = cited_sources(text)
-    assert len(sources) >= 5
+    assert len(sources) >= 5 and inline_citations(text) >= 5
     assert all(registry.lookup(source) is not None for source in sources)
     assert all(registry.lookup(entry.source) is not None for entry in report.kept_citations)
 
