@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from langchain.agents.middleware.types import AgentMiddleware
@@ -25,12 +25,19 @@ def retry_policy(settings: Settings) -> RetryPolicy:
 
 
 def researcher_middleware(
-    settings: Settings, *, policy: RetryPolicy | None = None
+    settings: Settings,
+    *,
+    policy: RetryPolicy | None = None,
+    hidden_tools: Collection[str] = (),
 ) -> list[AgentMiddleware]:
-    """Middleware for each researcher agent, outermost first: empty content, names, retries."""
+    """Middleware for each researcher agent, outermost first: empty content, names, retries.
+
+    `hidden_tools` are tools the harness strips from the request after this middleware has
+    seen it; a mangled name must never be "corrected" to one of them.
+    """
     return [
         EmptyToolContentMiddleware(),
-        ToolNameSanitizationMiddleware(),
+        ToolNameSanitizationMiddleware(hidden=hidden_tools),
         ModelRetryMiddleware(policy or retry_policy(settings)),
     ]
 

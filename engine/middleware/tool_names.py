@@ -93,20 +93,25 @@ def _sanitize_result(result: Any, known: Collection[str]) -> Any:
 class ToolNameSanitizationMiddleware(AgentMiddleware):
     """Renames mangled tool calls after each model call; answers unknown ones with an error."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hidden: Collection[str] = ()) -> None:
         super().__init__()
+        # Tools an inner middleware removes from the request: the model never sees them.
+        self._hidden = frozenset(hidden)
         self._known: list[str] = []
+
+    def _visible(self, request: ModelRequest) -> list[str]:
+        return [name for name in tool_names(request.tools) if name not in self._hidden]
 
     def wrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
     ) -> Any:
-        self._known = tool_names(request.tools)
+        self._known = self._visible(request)
         return _sanitize_result(handler(request), self._known)
 
     async def awrap_model_call(
         self, request: ModelRequest, handler: Callable[[ModelRequest], Awaitable[ModelResponse]]
     ) -> Any:
-        self._known = tool_names(request.tools)
+        self._known = self._visible(request)
         return _sanitize_result(await handler(request), self._known)
 
     def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:

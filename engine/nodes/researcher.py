@@ -29,6 +29,10 @@ from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
 from engine.nodes.extraction import findings_from_messages
 from engine.nodes.failures import sanitize_unit_failure
+from engine.nodes.researcher_harness import (
+    hidden_harness_tools,
+    register_researcher_harness,
+)
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
 
 
@@ -93,14 +97,18 @@ def shared_researcher(deps: EngineDeps) -> Any:
         from deepagents import create_deep_agent
         from langchain.agents.middleware import TodoListMiddleware
 
+        model = deps.model_for("researcher")
+        register_researcher_harness(model)
         cached = create_deep_agent(
-            model=deps.model_for("researcher"),
+            model=model,
             tools=deps.tools_for(SourceRegistry(), None),
             system_prompt=researcher_prompt(deps),
             middleware=[
                 cast(AgentMiddleware, TodoListMiddleware()),
                 UnitToolsMiddleware(),
-                *researcher_middleware(deps.settings, policy=deps.retry),
+                *researcher_middleware(
+                    deps.settings, policy=deps.retry, hidden_tools=hidden_harness_tools()
+                ),
             ],
             checkpointer=False,
             name="researcher",
