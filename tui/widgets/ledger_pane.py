@@ -15,11 +15,12 @@ from textual.widgets import DataTable, Input, Select
 from engine.citations.evidence import EvidenceRecord
 from tui.presentation import one_line, source_domain
 
+# Fixed widths: measuring every cell of a 10,000-row table on each batch stalls the UI.
 _COLUMNS = (
-    ("Claim", "claim"),
-    ("Domains", "domains"),
-    ("Unit", "unit"),
-    ("Uncertainty", "uncertainty"),
+    ("Claim", "claim", 60),
+    ("Domains", "domains", 24),
+    ("Unit", "unit", 6),
+    ("Uncertainty", "uncertainty", 24),
 )
 ALL_DOMAINS = "__all__"
 
@@ -73,8 +74,8 @@ class LedgerPane(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(LedgerTable)
-        for label, key in _COLUMNS:
-            table.add_column(label, key=key)
+        for label, key, width in _COLUMNS:
+            table.add_column(label, key=key, width=width)
 
     @property
     def records(self) -> list[EvidenceRecord]:
@@ -191,7 +192,7 @@ class LedgerPane(Vertical):
 
     def on_ledger_table_sort_requested(self, event: LedgerTable.SortRequested) -> None:
         event.stop()
-        keys = [key for _, key in _COLUMNS]
+        keys = [key for _, key, _ in _COLUMNS]
         current = self._sort_column
         if current is None:
             self.sort_by(keys[0])

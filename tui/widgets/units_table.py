@@ -21,13 +21,14 @@ _STATUS_STYLE = {
     "timed_out": "bold red",
     "skipped": "yellow",
 }
+# Fixed widths: measuring every cell on each update is what makes a big table slow.
 _COLUMNS = (
-    ("Topic", "topic"),
-    ("Status", "status"),
-    ("Tools", "tools"),
-    ("Evidence", "evidence"),
-    ("Time", "time"),
-    ("Failure", "failure"),
+    ("Topic", "topic", 26),
+    ("Status", "status", 9),
+    ("Tools", "tools", 5),
+    ("Evidence", "evidence", 8),
+    ("Time", "time", 7),
+    ("Failure", "failure", 30),
 )
 
 
@@ -48,8 +49,8 @@ class UnitsTable(DataTable[Text | str]):
         self.border_title = "Research units"
 
     def on_mount(self) -> None:
-        for label, key in _COLUMNS:
-            self.add_column(label, key=key)
+        for label, key, width in _COLUMNS:
+            self.add_column(label, key=key, width=width)
 
     @staticmethod
     def cells(unit: ResearchUnitSummary) -> tuple[Text | str, ...]:
@@ -69,8 +70,8 @@ class UnitsTable(DataTable[Text | str]):
         except RowDoesNotExist:
             self.add_row(*cells, key=unit.id)
             return
-        for (_, column), value in zip(_COLUMNS, cells, strict=True):
-            self.update_cell(unit.id, column, value, update_width=True)
+        for (_, column, _), value in zip(_COLUMNS, cells, strict=True):
+            self.update_cell(unit.id, column, value)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         # Enter and a mouse click both select the row under the cursor.
