@@ -32,6 +32,7 @@ from engine.nodes.failures import sanitize_unit_failure
 from engine.nodes.researcher_harness import (
     hidden_harness_tools,
     register_researcher_harness,
+    researcher_model,
 )
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
 
@@ -97,7 +98,7 @@ def shared_researcher(deps: EngineDeps) -> Any:
         from deepagents import create_deep_agent
         from langchain.agents.middleware import TodoListMiddleware
 
-        model = deps.model_for("researcher")
+        model = researcher_model(deps.model_for("researcher"), deps.settings)
         register_researcher_harness(model)
         cached = create_deep_agent(
             model=model,

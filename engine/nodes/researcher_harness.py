@@ -6,12 +6,18 @@ none of them, and `task` would run searches outside the unit's budget and regist
 supported switch is a harness profile keyed by the model's provider and name: it hides the
 tools from every model request (and refuses calls to them) and drops the subagent. The profile
 is registered when the researcher is compiled, never at import.
+
+deepagents sizes its summarization from the model's profile; a model name it does not know
+(most local models) has none, and summarization would wait for 170k tokens. The researcher's
+model therefore carries `max_input_tokens` from the settings.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from engine.config import Settings
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -32,6 +38,16 @@ def hidden_harness_tools() -> frozenset[str]:
 
     filesystem = FilesystemMiddleware(backend=StateBackend())
     return frozenset({tool.name for tool in filesystem.tools} | {SUBAGENT_TOOL})
+
+
+def researcher_model(model: BaseChatModel, settings: Settings) -> BaseChatModel:
+    """A copy of `model` whose profile states the configured context window.
+
+    A copy, so the model other roles share keeps its own profile; the copy shares the client.
+    """
+    profile: dict[str, Any] = dict(model.profile or {})
+    profile["max_input_tokens"] = settings.model_max_input_tokens
+    return model.model_copy(update={"profile": profile})
 
 
 def harness_profile_key(model: BaseChatModel) -> str | None:

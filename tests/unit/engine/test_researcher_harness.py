@@ -1,4 +1,4 @@
-"""The researcher's model sees only the research tools."""
+"""The researcher's model sees only the research tools, and a window sized from the settings."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from engine.middleware.retry import RetryPolicy
 from engine.models.offline import OfflineChatModel
 from engine.nodes.deps import EngineDeps
 from engine.nodes.researcher import run_research_unit
+from engine.nodes.researcher_harness import researcher_model
 from tests.fixtures.openai_server import OpenAIServer
 from tests.helpers.scripted_model import ScriptedChatModel, tool_call_message
 from tests.unit.engine.conftest import fake_tools, make_settings
@@ -84,3 +85,51 @@ async def test_a_hidden_harness_tool_is_refused_not_run(tmp_path: Path):
     # No general-purpose subagent exists at all, so `task` is an unknown tool.
     assert "no tool named 'task'" in str(replies[1].content)
     assert "read_file" not in str(replies[1].content)
+
+
+def test_the_researcher_model_states_the_configured_window(tmp_path: Path):
+    settings = make_settings(tmp_path, model_max_input_tokens=32_000)
+    known = ChatOpenAI(model="gpt-4o", api_key="x")  # type: ignore[arg-type]
+    unknown = ChatOpenAI(model="qwen-local", api_key="x")  # type: ignore[arg-type]
+    assert unknown.profile is None
+    for model in (known, unknown):
+        copy = researcher_model(model, settings)
+        assert copy.profile is not None and copy.profile["max_input_tokens"] == 32_000
+        assert copy.model_name == model.model_name
+    # The shared instance other roles use is left alone.
+    assert unknown.profile is None
+    assert known.profile is not None and known.profile["max_input_tokens"] == 128_000
+
+
+async def test_summarization_starts_within_the_configured_window(tmp_path: Path):
+    """Long pages overflow a 6k-token window: the researcher's history gets summarized."""
+    settings = make_settings(tmp_path, model_max_input_tokens=6_000)
+    summaries: list[str] = []
+
+    def respond(messages: list[Any]) -> Any:
+        text = "\n".join(str(m.content) for m in messages)
+        if "<messages>" in text:  # deepagents' summary request
+            summaries.append(text)
+            return "Summary: alpha pages were read."
+        fetched = len([m for m in messages if m.type == "tool"])
+        if fetched < 6 and not summaries:
+            return tool_call_message("fetch_url", {"url": f"https://alpha.example.org/{fetched}"})
+        return "Alpha is documented [1].\n\nSources:\n[1] A: https://alpha.example.org/long"
+
+    def tools_for(registry: Any, unit_id: Any) -> list[Any]:
+        from langchain_core.tools import tool
+
+        @tool
+        async def fetch_url(url: str) -> str:
+            """Fetch a page."""
+            registry.add_url(url)
+            return f"Fetched: {url}\n\n" + "alpha words of a long page. " * 150  # ~1k tokens
+
+        return [fetch_url]
+
+    model = ScriptedChatModel(responder=respond)
+    deps = deps_for(settings, model)
+    deps.tools_for = tools_for
+    outcome = await run_research_unit(deps, "unit-1", "alpha")
+    assert outcome.status == "completed"
+    assert summaries, "a 6k-token window should have triggered summarization"
