@@ -108,15 +108,21 @@ class UsageTracker(BaseCallbackHandler):
 
 
 def pause_events(interrupts: Any) -> list[Event]:
-    """The events that announce the graph's pending interrupts."""
+    """The events that announce the graph's pending interrupts, each after its phase.
+
+    The phase is announced here, not by the interrupting node: that node re-runs from the top
+    when it is resumed, and would enter the phase a second time.
+    """
     events: list[Event] = []
     for item in interrupts or ():
         value = getattr(item, "value", item)
         if not isinstance(value, dict):
             continue
         if value.get("kind") == "clarification":
+            events.append(PhaseChanged(phase="clarifying"))
             events.append(ClarificationRequested(question=str(value.get("question", ""))))
         elif value.get("kind") == "plan_review" and value.get("plan"):
+            events.append(PhaseChanged(phase="plan_review"))
             events.append(
                 PlanProposed(
                     plan=ResearchPlan.model_validate(value["plan"]),

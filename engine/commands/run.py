@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,6 +24,9 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEEDS_INPUT = 3
+TITLE_WIDTH = 80
+# "Label: value", the label a few words at most (so a sentence with a colon is not a label).
+_LABELLED_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,30}):\s*(?P<value>\S.*)$")
 
 
 def register(subparsers: Any) -> None:
@@ -187,6 +191,23 @@ def render_plan(plan: Any) -> str:
     return "\n".join(lines)
 
 
+def unit_title(topic: str, width: int = TITLE_WIDTH) -> str:
+    """A research unit's topic as one short line: its first line, without a leading label.
+
+    Supervisors often dispatch a labelled block ("Research track: …", "Section: …",
+    "Queries: …"); its first value is the track title. A free-form topic keeps its first line.
+    """
+    lines = [line.strip() for line in topic.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    if all(_LABELLED_LINE.match(line) for line in lines):
+        match = _LABELLED_LINE.match(first)
+        first = match.group("value") if match else first
+    title = " ".join(first.split())
+    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+
+
 def progress_line(event: Any) -> str | None:
     """One short stderr line for the events a person follows; None for the rest."""
     kind = event.type
@@ -201,8 +222,7 @@ def progress_line(event: Any) -> str | None:
     if kind == "research_unit_updated":
         unit = event.unit
         if unit.status == "running":
-            topic = " ".join(unit.topic.split())
-            return f"  {unit.id} running: {topic[:80]}"
+            return f"  {unit.id} running: {unit_title(unit.topic)}"
         detail = unit.failure_reason or f"{unit.evidence_count} evidence"
         duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
         return f"  {unit.id} {unit.status} ({detail}{duration})"

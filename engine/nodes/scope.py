@@ -76,8 +76,9 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             return Command(goto="ask_clarification", update=update)
         return Command(goto="write_brief", update=reset)
 
+    # The nodes that interrupt emit no phase: they re-run from the top when the person answers,
+    # so the runner announces "clarifying" and "plan_review" with the pause instead.
     def ask_clarification(state: ResearchState) -> dict[str, Any]:
-        emit(PhaseChanged(phase="clarifying"))
         question = state.get("clarification_question", "")
         answer = interrupt({"kind": "clarification", "question": question})
         text = str(answer).strip()
@@ -131,7 +132,6 @@ def build_scope_graph(deps: EngineDeps) -> Any:
     def review_plan(
         state: ResearchState,
     ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
-        emit(PhaseChanged(phase="plan_review"))
         raw = interrupt(
             {
                 "kind": "plan_review",

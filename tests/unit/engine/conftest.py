@@ -125,6 +125,8 @@ class Scenario:
     plan_feedback_seen: list[str] = field(default_factory=list)
     supervisor_calls: int = 0
     on_researcher_start: Callable[[str], None] | None = None
+    # How the supervisor words a ConductResearch topic for a track word.
+    topic_format: str = "Research {t} in depth"
     _model: ScriptedChatModel | None = None
 
     def plan(self, suffix: str = "") -> ResearchPlan:
@@ -182,12 +184,18 @@ class Scenario:
         if not dispatched_first:
             wave = self.wave or [TOPICS[i] for i in range(self.tracks)]
             return tool_calls_message(
-                [("ConductResearch", {"research_topic": f"Research {t} in depth"}) for t in wave]
+                [
+                    ("ConductResearch", {"research_topic": self.topic_format.format(t=t)})
+                    for t in wave
+                ]
             )
         if rejected and self.second_wave:
             wave, self.second_wave = self.second_wave, None
             return tool_calls_message(
-                [("ConductResearch", {"research_topic": f"Research {t} in depth"}) for t in wave]
+                [
+                    ("ConductResearch", {"research_topic": self.topic_format.format(t=t)})
+                    for t in wave
+                ]
             )
         return tool_call_message("ResearchComplete", {})
 

@@ -9,7 +9,13 @@ from pathlib import Path
 
 from engine.cli import build_parser
 from engine.commands import sessions as sessions_command
-from engine.commands.run import EXIT_NEEDS_INPUT, EXIT_OK, EXIT_USAGE, run_headless
+from engine.commands.run import (
+    EXIT_NEEDS_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    run_headless,
+    unit_title,
+)
 from engine.sessions import list_sessions
 from tests.unit.engine.conftest import Scenario, make_settings
 
@@ -39,6 +45,35 @@ async def test_yes_runs_to_a_report_on_stdout_with_progress_on_stderr(tmp_path: 
     types = [json.loads(line)["type"] for line in events.read_text().splitlines()]
     assert types[0] == "session_started" and types[-1] == "run_finished"
     assert "plan_proposed" in types and "report_ready" in types
+
+
+async def test_progress_shows_each_phase_once_and_one_line_per_unit(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(
+        topic_format="Research track: {t} caching\nSection: {t}\nQueries: {t} query | {t} ttl"
+    )
+    code, _out, err = await headless(settings, scenario, "Compare alpha and beta", "--yes")
+    assert code == EXIT_OK
+    lines = err.splitlines()
+    assert lines.count("[plan_review]") == 1
+    assert lines.count("[researching]") == 1
+    running = sorted(line.strip() for line in lines if " running: " in line)
+    assert running == [
+        "unit-1 running: alpha caching",
+        "unit-2 running: beta caching",
+        "unit-3 running: gamma caching",
+    ]
+    assert "Section:" not in err and "Queries:" not in err
+
+
+def test_unit_titles_are_one_short_line():
+    assert unit_title("Research track: WAL mode\nSection: How\nQueries: a | b") == "WAL mode"
+    assert unit_title("Find how WAL works: readers vs writers.\nCite the docs.") == (
+        "Find how WAL works: readers vs writers."
+    )
+    assert unit_title("  spaced\t out   topic ") == "spaced out topic"
+    long = unit_title("word " * 40, width=20)
+    assert len(long) == 20 and long.endswith("…")
 
 
 async def test_a_clarification_without_answer_exits_3_with_the_session_id(tmp_path: Path):

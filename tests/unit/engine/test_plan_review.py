@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.events import (
     ClarificationRequested,
     EvidenceAdded,
+    PhaseChanged,
     PlanProposed,
     ReportReady,
     RunFinished,
@@ -94,6 +95,43 @@ async def test_cancel_ends_the_run_cancelled_without_research(tmp_path: Path):
     assert scenario.researcher_runs == []
     assert not any(isinstance(e, ReportReady) for e in events)
     assert list_sessions(settings)[0].status == "cancelled"
+
+
+def phases(events) -> list[str]:
+    return [e.phase for e in events if isinstance(e, PhaseChanged)]
+
+
+async def test_each_pause_phase_is_entered_once_across_its_resume(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(tracks=3, clarify=True)
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        asked = await collect(session.start("Compare alpha and beta", mode="deep"))
+        scenario.clarify = False
+        proposed = await collect(session.answer_clarification("Europe"))
+        finished = await collect(session.review_plan(PlanDecision(action="approve")))
+    # The phase comes just before the pause it announces.
+    assert phases(asked)[-1] == "clarifying"
+    assert [type(e).__name__ for e in asked[-2:]] == ["PhaseChanged", "ClarificationRequested"]
+    assert [type(e).__name__ for e in proposed[-2:]] == ["PhaseChanged", "PlanProposed"]
+    seen = phases(asked) + phases(proposed) + phases(finished)
+    assert seen.count("clarifying") == 1
+    assert seen.count("plan_review") == 1
+    assert seen.count("researching") == 1
+    assert seen.index("plan_review") < seen.index("researching") < seen.index("done")
+
+
+async def test_a_refused_edit_re_enters_plan_review_once(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(tracks=3)
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        first = await collect(session.start("Compare alpha and beta", mode="deep"))
+        plan = next(e for e in first if isinstance(e, PlanProposed)).plan.model_dump()
+        plan["tracks"] = plan["tracks"][:1]
+        refused = await collect(session._resume_with({"action": "edit", "plan": plan}))
+        approved = await collect(session.review_plan(PlanDecision(action="approve")))
+    assert phases(first).count("plan_review") == 1
+    assert phases(refused) == ["plan_review"]
+    assert "plan_review" not in phases(approved)
 
 
 def test_topic_shift_detection():
