@@ -34,6 +34,10 @@ SCHEMA_VERSION = 1
 MAX_QUERY_TERMS = 24
 MAX_TERM_CHARS = 64
 MAX_CHUNKS_PER_DOCUMENT = 2
+MMAP_BYTES = 256 * 1024 * 1024
+CACHE_KIB = 16 * 1024
+# At most this many chunks are scored for an OR query (each scored chunk costs a few µs).
+OR_SCORING_BUDGET = 4000
 Progress = Callable[[int, int, str], None]
 
 _TERM = re.compile(r"\w+", re.UNICODE)
@@ -152,17 +156,23 @@ class LocalDocument:
     text: str
 
 
-def fts_query(text: str) -> str | None:
-    """A safe FTS5 MATCH expression (quoted terms joined by OR), or None if no terms."""
+def query_terms(text: str) -> list[str]:
+    """The distinct words of a query, stopwords dropped unless nothing else is left."""
     terms: list[str] = []
     for term in _TERM.findall(text.lower()):
         term = term.strip("_")[:MAX_TERM_CHARS]
         if term and term not in terms:
             terms.append(term)
     meaningful = [term for term in terms if term not in _STOPWORDS] or terms
-    if not meaningful:
+    return meaningful[:MAX_QUERY_TERMS]
+
+
+def fts_query(text: str, operator: str = "OR") -> str | None:
+    """A safe FTS5 MATCH expression (each term quoted, joined by OR or AND), or None."""
+    terms = query_terms(text)
+    if not terms:
         return None
-    return " OR ".join(f'"{term}"' for term in meaningful[:MAX_QUERY_TERMS])
+    return f" {operator} ".join(f'"{term}"' for term in terms)
 
 
 def _scan(folder: Path) -> dict[str, tuple[Path, int, int]]:
@@ -187,11 +197,14 @@ _ParseOutcome = tuple[str, "ParsedDocument | None", "str | None"]
 PARALLEL_MIN_BYTES = 1_500_000
 
 
-def _parse_job(job: tuple[str, str]) -> _ParseOutcome:
+Parser = Callable[[Path, str], ParsedDocument]
+
+
+def _parse_job(job: tuple[str, str], parser: Parser = parse_file) -> _ParseOutcome:
     """Parse one file (runs in a worker process): (rel path, document or None, warning)."""
     path, rel = job
     try:
-        return rel, parse_file(Path(path), rel), None
+        return rel, parser(Path(path), rel), None
     except (ExtractionError, OSError, UnicodeError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
         return rel, None, f"skipped {rel}: {reason}"
@@ -203,6 +216,7 @@ def _can_spawn() -> bool:
     return main_file is None or Path(main_file).is_file()
 
 
+_readers = threading.local()
 _fresh_lock = threading.Lock()
 _fresh: set[tuple[str, str]] = set()
 
@@ -210,15 +224,28 @@ _fresh: set[tuple[str, str]] = set()
 class LocalIndex:
     """The FTS5 index of one folder inside a shared SQLite database."""
 
-    def __init__(self, db_path: Path, folder: Path, *, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        folder: Path,
+        *,
+        workers: int | None = None,
+        parser: Parser | None = None,
+    ) -> None:
         self.db_path = Path(db_path)
         self.folder = Path(folder).expanduser().resolve()
         # Text extraction is CPU-bound (trafilatura): parse big batches in worker processes.
         self.workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
+        # A custom parser (benchmarks, tests) always runs in this process.
+        self.parser = parser
 
     def _parse_all(self, jobs: list[tuple[str, str]], total_bytes: int) -> Iterator[_ParseOutcome]:
         """Parse files in order, in worker processes when there are enough of them."""
         parsed = 0
+        if self.parser is not None:
+            for job in jobs:
+                yield _parse_job(job, self.parser)
+            return
         parallel = self.workers > 1 and len(jobs) > 1 and total_bytes >= PARALLEL_MIN_BYTES
         if parallel and _can_spawn():
             try:
@@ -235,16 +262,44 @@ class LocalIndex:
 
     # ---- connection ----------------------------------------------------------------------
 
+    def _open(self) -> sqlite3.Connection:
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.db_path, timeout=30, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            self._reset_schema(conn)
+        return conn
+
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(self.db_path, timeout=30)) as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version != SCHEMA_VERSION:
-                self._reset_schema(conn)
+        """A fresh connection for writing, closed afterwards."""
+        with closing(self._open()) as conn:
             yield conn
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        """This thread's long-lived connection for queries.
+
+        SQLite's page cache belongs to a connection: a fresh connection per query re-reads
+        the FTS5 structures every time, which costs ten times the query itself.
+        """
+        cache: dict[str, sqlite3.Connection] = _readers.__dict__.setdefault("by_path", {})
+        key = str(self.db_path)
+        conn = cache.get(key)
+        if conn is None or not self.db_path.exists():
+            if conn is not None:
+                conn.close()
+            conn = cache[key] = self._open()
+        try:
+            yield conn
+        except sqlite3.DatabaseError:
+            cache.pop(key, None)
+            conn.close()
+            raise
 
     @staticmethod
     def _reset_schema(conn: sqlite3.Connection) -> None:
@@ -376,24 +431,18 @@ class LocalIndex:
 
     def search(self, query: str, limit: int) -> list[LocalHit]:
         """The best chunks for `query` by BM25, at most two per document, best first."""
-        match = fts_query(query)
-        if match is None or limit <= 0:
+        terms = query_terms(query)
+        if not terms or limit <= 0:
             return []
-        with self._connect() as conn:
+        wanted = limit * 4  # room for the per-document cap
+        with self._reader() as conn:
             folder_id = self._folder_id(conn, create=False)
             if folder_id is None:
                 return []
-            rows = conn.execute(
-                "SELECT c.doc_key, c.title, c.heading, c.body,"
-                " bm25(chunks_fts, 1.5, 2.0, 1.0) AS score"
-                " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
-                " WHERE chunks_fts MATCH ? AND c.folder_id = ?"
-                " ORDER BY score, c.id LIMIT ?",
-                (match, folder_id, limit * 4),
-            ).fetchall()
+            rows = self._relaxed_matches(conn, terms, folder_id, limit, wanted)
         hits: list[LocalHit] = []
         per_document: dict[str, int] = {}
-        for key, title, heading, body, score in rows:
+        for _id, key, title, heading, body, score in rows:
             if per_document.get(key, 0) >= MAX_CHUNKS_PER_DOCUMENT:
                 continue
             per_document[key] = per_document.get(key, 0) + 1
@@ -404,9 +453,101 @@ class LocalIndex:
                 break
         return hits
 
+    def _relaxed_matches(
+        self,
+        conn: sqlite3.Connection,
+        terms: list[str],
+        folder_id: int,
+        limit: int,
+        wanted: int,
+    ) -> list[tuple[int, str, str, str, str, float]]:
+        """Chunks with every term first; then, while too few, drop the commonest term.
+
+        Scoring a chunk is what costs time, so only small candidate sets are ever scored: an
+        OR over common words would score most of a big index.
+        """
+
+        def quoted(words: list[str], operator: str) -> str:
+            return f" {operator} ".join(f'"{word}"' for word in words)
+
+        rows = self._ranked(conn, quoted(terms, "AND"), folder_id, wanted)
+        if len(rows) >= limit or len(terms) == 1:
+            return rows
+        frequency = {
+            term: conn.execute(
+                "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (f'"{term}"',)
+            ).fetchone()[0]
+            for term in terms
+        }
+        rarest_first = sorted(terms, key=lambda term: (frequency[term], term))
+        seen = {row[0] for row in rows}
+        subset = rarest_first
+        while len(rows) < limit and len(subset) > 1:
+            subset = subset[:-1]
+            for row in self._ranked(conn, quoted(subset, "AND"), folder_id, wanted):
+                if row[0] not in seen:
+                    seen.add(row[0])
+                    rows.append(row)
+        if len(rows) < limit:
+            # Last resort: any of the rarer terms, as many as fit the scoring budget.
+            budget, chosen = 0, list[str]()
+            for term in rarest_first:
+                if chosen and budget + frequency[term] > OR_SCORING_BUDGET:
+                    break
+                budget += frequency[term]
+                chosen.append(term)
+            for row in self._ranked(conn, quoted(chosen, "OR"), folder_id, wanted):
+                if row[0] not in seen:
+                    seen.add(row[0])
+                    rows.append(row)
+        return rows
+
+    @staticmethod
+    def _ranked(
+        conn: sqlite3.Connection, match: str, folder_id: int, limit: int
+    ) -> list[tuple[int, str, str, str, str, float]]:
+        """Best `limit` chunks of this folder for an FTS5 expression: (id, key, title,
+        heading, body, bm25), best first."""
+        # Rank inside FTS5 alone first (no join, no bodies in the sorter): this is what keeps
+        # queries fast on big indexes. Bodies are read for the winners only.
+        top = conn.execute(
+            "SELECT rowid, bm25(chunks_fts, 1.5, 2.0, 1.0) AS score FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? ORDER BY score, rowid LIMIT ?",
+            (match, limit),
+        ).fetchall()
+        scores = {int(rowid): float(score) for rowid, score in top}
+        marks = ",".join("?" * len(scores))
+        # Look the winners up by primary key only; filtering on folder_id in SQL would let
+        # the planner scan the whole folder through its index instead.
+        found = (
+            conn.execute(
+                f"SELECT id, doc_key, title, heading, body, folder_id FROM chunks"  # noqa: S608
+                f" WHERE id IN ({marks})",
+                tuple(scores),
+            ).fetchall()
+            if scores
+            else []
+        )
+        rows = [row[:5] for row in found if row[5] == folder_id]
+        if len(rows) < len(scores):
+            # Other folders share this database and took some of the places: rank with the
+            # folder filter applied inside the query instead.
+            rows_with_scores = conn.execute(
+                "SELECT c.id, c.doc_key, c.title, c.heading, c.body,"
+                " bm25(chunks_fts, 1.5, 2.0, 1.0) AS score"
+                " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+                " WHERE chunks_fts MATCH ? AND c.folder_id = ?"
+                " ORDER BY score, c.id LIMIT ?",
+                (match, folder_id, limit),
+            ).fetchall()
+            return [tuple(row) for row in rows_with_scores]
+        ranked = [(*row, scores[int(row[0])]) for row in rows]
+        ranked.sort(key=lambda row: (row[5], row[0]))
+        return [tuple(row) for row in ranked]
+
     def document(self, key: str) -> LocalDocument | None:
         """The full text of one document (or one PDF page) by its key, or None."""
-        with self._connect() as conn:
+        with self._reader() as conn:
             folder_id = self._folder_id(conn, create=False)
             if folder_id is None:
                 return None

@@ -109,8 +109,8 @@ def address_block_reason(ip: IPAddress) -> str | None:
         (ip.is_loopback, "loopback address"),
         (ip.is_link_local, "link-local address"),
         (ip.is_multicast, "multicast address"),
-        (ip.is_private, "private address"),
         (ip.is_reserved, "reserved address"),
+        (ip.is_private, "private address"),
         (not ip.is_global, "private address"),
     )
     for blocked, reason in checks:

@@ -178,3 +178,15 @@ def test_ensure_fresh_refreshes_once(tmp_path: Path, folder: Path) -> None:
     index = _index(tmp_path, folder)
     assert index.ensure_fresh() is not None
     assert index.ensure_fresh() is None
+
+
+def test_fts_query_and_form() -> None:
+    assert fts_query("asyncio task cancel", "AND") == '"asyncio" AND "task" AND "cancel"'
+
+
+def test_chunks_with_every_term_rank_before_partial_matches(tmp_path: Path, folder: Path) -> None:
+    index = _index(tmp_path, folder)
+    index.refresh()
+    hits = index.search("readers writer commits", 10)
+    assert hits[0].document_key == "sqlite-wal.html"  # the only chunk with all three words
+    assert len(hits) > 1  # partial matches still follow
