@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.config import SAMPLE_CORPUS  # noqa: E402
-from engine.tools.documents import ParsedDocument, parse_file  # noqa: E402
-from engine.tools.local_index import LocalIndex  # noqa: E402
+from engine.config import SAMPLE_CORPUS
+from engine.tools.documents import ParsedDocument, parse_file
+from engine.tools.local_index import LocalIndex
 
 QUERIES = [
     "How are asyncio tasks cancelled?",
