@@ -22,11 +22,10 @@ def build_quick(deps: EngineDeps) -> Any:
         tools = deps.tools_for(registry, None)
         shallow = build_shallow_graph(deps.model_for("researcher"), tools, deps.settings)
         # No checkpointer of its own: an interrupted quick run starts over with its sources.
+        # No recursion limit either: the shallow graph carries its own, sized to its budget.
         shallow = shallow.copy(update={"checkpointer": False})
-        limit = (deps.settings.max_llm_turns + deps.settings.max_tool_iterations) * 3 + 10
         result = await shallow.ainvoke(
-            {"messages": [HumanMessage(content=state.get("question", ""))]},
-            {"recursion_limit": limit},
+            {"messages": [HumanMessage(content=state.get("question", ""))]}
         )
         answer = final_answer(cast(Any, result))
         return {"final_report": answer, "registry": registry.to_dict()}
