@@ -1,4 +1,4 @@
-"""The quick path through the graph."""
+"""The `auto` route through the graph: the classifier picks quick or deep; an explicit mode wins."""
 
 from __future__ import annotations
 
@@ -9,12 +9,20 @@ from langchain_core.messages import BaseMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, tool
 
-from engine.events import RunFinished
+from engine.events import (
+    PhaseChanged,
+    PlanProposed,
+    ReportReady,
+    RouteDecided,
+    RunFinished,
+)
 from engine.runner import open_session
 from engine.shallow.budget import shallow_recursion_limit
 from engine.shallow.prompt import QUICK_PROMPT_MARKER
 from tests.helpers.scripted_model import system_text, tool_call_message
 from tests.unit.engine.conftest import Scenario, make_settings, page_url
+
+ROUTER_MARKER = "You decide how a research question"
 
 
 async def collect(stream):
@@ -30,6 +38,50 @@ class QuickScenario(Scenario):
                 return tool_call_message("search_web", {"query": "alpha query"})
             return f"Alpha caches expire hourly [1].\n\n## References\n[1] {page_url('alpha')}"
         return super().respond(messages)
+
+
+def router_calls(scenario: Scenario) -> int:
+    assert scenario._model is not None
+    return sum(1 for call in scenario._model.calls if system_text(call).startswith(ROUTER_MARKER))
+
+
+async def test_auto_takes_the_quick_path_when_the_classifier_says_quick(tmp_path: Path):
+    settings = make_settings(tmp_path, research_mode="auto")
+    scenario = QuickScenario(route="quick")
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        events = await collect(session.start("When do alpha caches expire?", mode="auto"))
+    [route] = [e for e in events if isinstance(e, RouteDecided)]
+    assert (route.mode, route.reason, route.overridden) == ("quick", "scripted", False)
+    phases = [e.phase for e in events if isinstance(e, PhaseChanged)]
+    assert "quick_research" in phases and "planning" not in phases
+    assert not any(isinstance(e, PlanProposed) for e in events)
+    report = next(e for e in events if isinstance(e, ReportReady))
+    assert [c.source for c in report.kept_citations] == [page_url("alpha")]
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+    assert router_calls(scenario) == 1 and scenario.researcher_runs == []
+
+
+async def test_auto_goes_deep_when_the_classifier_says_deep(tmp_path: Path):
+    settings = make_settings(tmp_path, research_mode="auto")
+    scenario = QuickScenario(route="deep")
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        events = await collect(session.start("Survey alpha and beta caching", mode="auto"))
+    [route] = [e for e in events if isinstance(e, RouteDecided)]
+    assert (route.mode, route.overridden) == ("deep", False)
+    assert any(isinstance(e, PlanProposed) for e in events)
+    assert "quick_research" not in [e.phase for e in events if isinstance(e, PhaseChanged)]
+
+
+async def test_an_explicit_mode_overrides_without_asking_the_classifier(tmp_path: Path):
+    settings = make_settings(tmp_path, research_mode="auto")
+    scenario = QuickScenario(route="quick")  # would route quick if it were asked
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        events = await collect(session.start("When do alpha caches expire?", mode="deep"))
+    [route] = [e for e in events if isinstance(e, RouteDecided)]
+    assert (route.mode, route.overridden) == ("deep", True)
+    assert route.reason.startswith("deep mode chosen by you")
+    assert any(isinstance(e, PlanProposed) for e in events)
+    assert router_calls(scenario) == 0
 
 
 async def test_the_quick_path_runs_under_the_shallow_graphs_recursion_limit(tmp_path: Path):
