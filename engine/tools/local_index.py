@@ -368,9 +368,11 @@ class LocalIndex:
                     indexed += 1
                 if progress is not None:
                     progress(done, len(changed), rel)
-            if changed:
+            if changed or removed:
                 conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
                 conn.commit()
+                # Leave a complete main file, so the index can be copied as one file.
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             chunk_count = conn.execute(
                 "SELECT count(*) FROM chunks WHERE folder_id = ?", (folder_id,)
             ).fetchone()[0]
