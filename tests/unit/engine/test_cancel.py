@@ -1,0 +1,63 @@
+"""Cancelling a session mid-research: the run stops, stays resumable, and resumes without
+re-running the units that had finished."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engine.events import (
+    PhaseChanged,
+    ReportReady,
+    ResearchUnitUpdated,
+    RunFinished,
+    SessionStarted,
+)
+from engine.runner import open_session
+from engine.schemas import PlanDecision
+from engine.sessions import list_sessions
+from tests.unit.engine.conftest import Scenario, make_settings
+
+
+async def collect(stream):
+    return [event async for event in stream]
+
+
+@pytest.mark.timeout(60)
+async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    # beta would take a minute: the run is cancelled while it is still researching.
+    scenario = Scenario(tracks=3, wave=["alpha", "beta"], researcher_delay={"beta": 60.0})
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        await collect(session.start("Compare alpha and beta", mode="deep"))
+        started = asyncio.get_running_loop().time()
+        events = []
+        async for event in session.review_plan(PlanDecision(action="approve")):
+            events.append(event)
+            unit = event.unit if isinstance(event, ResearchUnitUpdated) else None
+            if unit is not None and unit.status == "completed":
+                assert "alpha" in unit.topic
+                await session.cancel()
+        elapsed = asyncio.get_running_loop().time() - started
+    assert elapsed < 30, "cancel() should stop the run, not wait for the slow unit"
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "cancelled"
+    assert isinstance(events[-2], PhaseChanged) and events[-2].phase == "cancelled"
+    assert not any(isinstance(e, ReportReady) for e in events)
+    assert list_sessions(settings)[0].status == "interrupted"
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+
+    # A new engine (as after a restart) resumes the saved session; beta is fast now.
+    scenario.researcher_delay = {}
+    async with open_session(settings, session.session_id, deps=scenario.deps(settings)) as again:
+        resumed = await collect(again.resume())
+    assert isinstance(resumed[0], SessionStarted) and resumed[0].resumed
+    assert isinstance(resumed[-1], RunFinished) and resumed[-1].status == "completed"
+    # alpha finished before the cancel and is not researched again; only beta re-runs.
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta", "beta"]
+    report = next(e for e in resumed if isinstance(e, ReportReady))
+    kept = {c.source for c in report.kept_citations}
+    assert "https://alpha.example.org/article-1" in kept
+    assert "https://beta.example.org/article-1" in kept
+    assert list_sessions(settings)[0].status == "completed"
