@@ -434,7 +434,7 @@ class LocalIndex:
     def search(self, query: str, limit: int) -> list[LocalHit]:
         """The best chunks for `query` by BM25, at most two per document, best first."""
         terms = query_terms(query)
-        if not terms or limit <= 0:
+        if not terms or limit <= 0 or not self.db_path.exists():
             return []
         wanted = limit * 4  # room for the per-document cap
         with self._reader() as conn:
@@ -549,6 +549,8 @@ class LocalIndex:
 
     def document(self, key: str) -> LocalDocument | None:
         """The full text of one document (or one PDF page) by its key, or None."""
+        if not self.db_path.exists():
+            return None  # never indexed: don't create an empty database as a side effect
         with self._reader() as conn:
             folder_id = self._folder_id(conn, create=False)
             if folder_id is None:

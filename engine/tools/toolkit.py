@@ -94,7 +94,8 @@ def _looks_like_document_key(value: str) -> bool:
 async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None:
     index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
     document = await asyncio.to_thread(index.document, key)
-    if document is None:
+    if document is None and settings.resolved_search_provider == "local":
+        # Only a local-search session may pay for (re)indexing to find a key.
         await asyncio.to_thread(index.ensure_fresh)
         document = await asyncio.to_thread(index.document, key)
     if document is None:
@@ -139,6 +140,8 @@ def build_research_tools(
                 found = await _read_document(target, settings)
             except (OSError, FileNotFoundError):
                 found = None
+            if found is None and provider_name != "local":
+                return await _fetch_web(target, report)
             if found is None:
                 error = "not an http(s) URL or a known document key"
                 report.failed(error)
@@ -147,6 +150,9 @@ def build_research_tools(
             registry.add_document(target, title or None)
             report.succeeded(f"{len(text)} chars from {target}")
             return f"Fetched: {target}\nTitle: {title}\n\n{text}"
+        return await _fetch_web(target, report)
+
+    async def _fetch_web(target: str, report: _CallReport) -> str:
         try:
             page = await fetch_page(target, settings)
         except FetchError as exc:

@@ -211,3 +211,17 @@ def test_parse_retry_after_forms() -> None:
 
 def test_fixture_sites_spread_over_hosts() -> None:
     assert site_for("asyncio-cancellation.html") != site_for("asyncio-taskgroups.html")
+
+
+async def test_exa_server_contents_endpoint_speaks_exa_py(
+    exa_server: ExaServer, web_server: WebServer
+) -> None:
+    from exa_py import AsyncExa
+
+    url = exa_server.url_for("http-etags.html")
+    async with AsyncExa(exa_server.api_key, api_base=exa_server.base_url) as exa:
+        response = await exa.get_contents([url, "http://unknown.test/"], text=True)
+    assert [r.url for r in response.results] == [url]
+    assert "opaque validator" in (response.results[0].text or "")
+    assert exa_server.requests[-1].path == "/contents"
+    assert exa_server.requests[-1].body["urls"] == [url, "http://unknown.test/"]

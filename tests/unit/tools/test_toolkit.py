@@ -200,3 +200,13 @@ async def test_events_reach_the_langgraph_custom_stream(tmp_path: Path) -> None:
     assert [e.status for e in tool_events] == ["started", "succeeded"]
     assert all(e.unit_id == "unit-7" for e in tool_events)
     assert any(getattr(e, "name", "") == "search_preprocess" for e in streamed)
+
+
+async def test_fetch_url_without_scheme_under_web_search_is_refused_not_indexed(
+    exa_server: ExaServer, web_server: WebServer, tmp_path: Path
+) -> None:
+    registry = SourceRegistry()
+    tools = _tools(exa_settings(exa_server, web_server, tmp_path), registry)
+    text = await tools["fetch_url"].ainvoke({"url": "example.com/page"})
+    assert text == "Fetch failed: blocked: only http and https URLs can be fetched"
+    assert not (tmp_path / "index.sqlite").exists()  # no indexing as a side effect
