@@ -38,9 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(
-    argv: Sequence[str] | None = None, *, launch_app: Callable[[], int] | None = None
-) -> int:
+def main(argv: Sequence[str] | None = None, *, launch_app: Callable[[], int] | None = None) -> int:
     """Parse arguments and run the chosen subcommand, or the app when there is none."""
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -312,9 +312,7 @@ def settings_from_mapping(values: Mapping[str, str | None]) -> Settings:
         raise SettingsError(f"invalid setting: {details}") from None
 
 
-def load_settings(
-    environ: Mapping[str, str] | None = None, cwd: Path | None = None
-) -> Settings:
+def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Settings:
     """Read settings once: the discovered `.env` first, then the real environment on top."""
     env = dict(os.environ if environ is None else environ)
     env_file = find_env_file(env, cwd or Path.cwd())
@@ -325,9 +323,12 @@ def load_settings(
     return settings_from_mapping(merged)
 
 
-def loaded_env_file(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Path | None:
+def loaded_env_file(
+    environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Path | None:
     """Which `.env` file `load_settings` would read (for `doctor`)."""
     return find_env_file(dict(os.environ if environ is None else environ), cwd or Path.cwd())
+
 
 __all__ = [
     "OFFLINE_MODEL",

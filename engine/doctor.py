@@ -90,7 +90,7 @@ def _endpoints(settings: Settings) -> list[Endpoint]:
     return endpoints
 
 
-async def _probe(endpoint: Endpoint, timeout: float) -> Check:
+async def _probe(endpoint: Endpoint, timeout: float) -> Check:  # noqa: ASYNC109 - httpx takes it
     import httpx
 
     try:
@@ -157,9 +157,7 @@ def _static_checks(settings: Settings) -> tuple[list[Check], bool]:
     if settings.exa_api_key is not None:
         checks.append(Check("EXA_API_KEY", "ok", "set (hidden)"))
     else:
-        checks.append(
-            Check("EXA_API_KEY", "missing", "not set", disables="web search through Exa")
-        )
+        checks.append(Check("EXA_API_KEY", "missing", "not set", disables="web search through Exa"))
     if provider == "exa" and settings.exa_api_key is None:
         checks.append(Check("search provider", "error", "exa chosen but EXA_API_KEY is missing"))
         can_run = False

@@ -149,7 +149,9 @@ def test_secrets_are_never_in_repr_logs_or_errors(caplog: pytest.LogCaptureFixtu
 
 
 def test_blank_values_mean_unset() -> None:
-    settings = settings_from_mapping({"OPENAI_API_KEY": "  ", "SEARCH_PROVIDER": "", "DATA_DIR": ""})
+    settings = settings_from_mapping(
+        {"OPENAI_API_KEY": "  ", "SEARCH_PROVIDER": "", "DATA_DIR": ""}
+    )
     assert settings.openai_api_key is None
     assert settings.search_provider is None
     assert settings.offline
@@ -201,5 +203,5 @@ def test_env_example_lists_every_setting() -> None:
 
 def test_settings_are_frozen() -> None:
     settings = settings_from_mapping({})
-    with pytest.raises(Exception):  # noqa: B017 - pydantic raises ValidationError on frozen set
+    with pytest.raises(Exception):
         settings.max_llm_turns = 3  # type: ignore[misc]

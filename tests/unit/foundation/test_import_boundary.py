@@ -42,6 +42,8 @@ def test_importing_every_engine_module_never_imports_textual_or_tui() -> None:
 def test_contract_modules_do_not_pull_the_langchain_stack(module: str) -> None:
     loaded = _modules_after(f"import {module}")
     heavy = sorted(
-        m for m in loaded if m.split(".")[0] in {"langchain_core", "langgraph", "langchain", "httpx"}
+        m
+        for m in loaded
+        if m.split(".")[0] in {"langchain_core", "langgraph", "langchain", "httpx"}
     )
     assert heavy == [], f"{module} imported {heavy[:5]}"
