@@ -245,3 +245,22 @@ async def test_unresolvable_name_is_a_network_error(tmp_path: Path) -> None:
 async def test_bad_input_urls(tmp_path: Path, url: str, message: str) -> None:
     settings = settings_from_mapping({"DATA_DIR": str(tmp_path)})
     assert await _fetch_error(url, settings) == message
+
+
+async def test_https_pins_the_checked_address_and_verifies_the_real_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fixtures.tls import make_certificates
+
+    certs = make_certificates(tmp_path / "tls", ["site-a.test"])
+    monkeypatch.setattr("engine.tools.fetch._tls_context", certs.client_context)
+    with WebServer(tls=certs.server_context()) as web:
+        settings = _settings(web, tmp_path)
+        url = web.site_url("site-a", "/sqlite-wal.html")
+        page = await fetch_page(url, settings, resolver=TEST_RESOLVER)
+        assert page.final_url == url and "write-ahead log mode" in page.text
+        assert web.requests[-1].host == f"site-a.test:{web.port}"
+        # Same address, but a name the certificate does not cover: verification must fail.
+        other = web.site_url("site-b", "/sqlite-wal.html")
+        message = await _fetch_error(other, settings, resolver=TEST_RESOLVER)
+        assert message == "network error while fetching URL"
