@@ -31,14 +31,17 @@ MARKER_PATTERN = (
 _MARKER_RE = re.compile(MARKER_PATTERN)
 _RANGE_RE = re.compile(rf"\^?({_NUMBER})(?:\s*[-–]\s*({_NUMBER}))?")
 
-# Schemes written with `//` (an IPv6 host keeps its brackets), plus the handful that are
-# dangerous or common without `//`.
+# URLs are found from their colon outwards (see `_scan_urls`): one regex alternation that
+# could start at any letter is an order of magnitude slower on long reports.
 _URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]"
-_URL_PATTERN = (
-    rf"(?:[A-Za-z][A-Za-z0-9+.\-]*://(?:\[[0-9A-Za-z:.%]+\]{_URL_CHARS}*|{_URL_CHARS}+)"
-    rf"|(?i:javascript|data|vbscript|mailto|file|about|blob):{_URL_CHARS}+)"
-)
-_URL_RE = re.compile(_URL_PATTERN)
+# After `scheme://`: an IPv6 host keeps its brackets.
+_HIER_REST_RE = re.compile(rf"(?:\[[0-9A-Za-z:.%]+\]{_URL_CHARS}*|{_URL_CHARS}+)")
+_OPAQUE_REST_RE = re.compile(rf"{_URL_CHARS}+")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# Schemes that are URLs without `//`: the dangerous ones and the common harmless ones.
+_OPAQUE_SCHEMES = frozenset({"javascript", "data", "vbscript", "mailto", "file", "about", "blob"})
+_MAX_SCHEME_LENGTH = 40
 
 _LINK_PATTERN = (
     r"(?P<l_bang>!?)\[(?P<l_text>[^\]\n]*)\]"
@@ -47,16 +50,8 @@ _LINK_PATTERN = (
 _LINK_RE = re.compile(_LINK_PATTERN)
 _HTML_ANCHOR_RE = re.compile(r"<a\s[^>]*>(?P<a_text>.*?)</a\s*>", re.IGNORECASE | re.DOTALL)
 
-# Code is quoted material: markers and URLs inside it are left alone.
-_CODE_PATTERN = r"```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]+`"
-
-_BODY_TOKEN_RE = re.compile(
-    rf"(?P<code>{_CODE_PATTERN})|(?P<marker>{MARKER_PATTERN})|<?(?P<url>{_URL_PATTERN})>?"
-)
-_LINK_TOKEN_RE = re.compile(
-    rf"(?P<code>{_CODE_PATTERN})|(?P<link>{_LINK_PATTERN})|{_HTML_ANCHOR_RE.pattern}",
-    re.IGNORECASE,
-)
+# Code is quoted material: markers, links and URLs inside it are left alone.
+_CODE_RE = re.compile(r"```[\s\S]*?```|~~~[\s\S]*?~~~|`[^`\n]+`")
 
 # Tool-call markup a model leaked into its prose instead of calling the tool.
 _TOOL_MARKUP_PATTERN = (
@@ -64,9 +59,7 @@ _TOOL_MARKUP_PATTERN = (
     r"|<\|(?:python_tag|tool_calls?|tool_call_begin|tool_calls_begin)\|?>?"
     r"|\[TOOL_CALLS\]"
 )
-_TOOL_MARKUP_TOKEN_RE = re.compile(
-    rf"(?P<code>{_CODE_PATTERN})|(?P<markup>{_TOOL_MARKUP_PATTERN})"
-)
+_TOOL_MARKUP_RE = re.compile(_TOOL_MARKUP_PATTERN)
 
 _HEADING_RE = re.compile(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:sources|references|reference\s+list)\s*:?\s*"
@@ -84,6 +77,7 @@ _ENTRY_RE = re.compile(
     r"|(?P<n_list>\d{1,4})[.)](?:\*\*)?(?=\s))"
     r"(?P<rest>.*)$"
 )
+_ENTRY_NUMBER_GROUPS = ("n_bracket", "n_wide", "n_lenticular", "n_list")
 _DEFINITION_RE = re.compile(r"^\s*\[\^?\d{1,4}\]:\s")
 _DOCUMENT_KEY_RE = re.compile(DOCUMENT_KEY_PATTERN, re.IGNORECASE)
 
@@ -100,7 +94,7 @@ _MAX_RANGE_SPAN = 100
 # ------------------------------------------------------------------------------- models
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InlineMarker:
     """One inline citation marker: its span in the text and the numbers it cites, in order."""
 
@@ -111,7 +105,7 @@ class InlineMarker:
     footnote: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceEntry:
     """One entry of a sources list (or a footnote definition).
 
@@ -163,6 +157,17 @@ class ParsedReport:
     def entry_numbers(self) -> set[int]:
         return {entry.number for entry in self.entries}
 
+    def heading_left_empty(self, removed_blocks: Collection[int]) -> bool:
+        """True when removing these blocks leaves the sources heading with no entry under it."""
+        if self.heading_index is None:
+            return False
+        under = [
+            index
+            for index, block in enumerate(self.blocks)
+            if index > self.heading_index and isinstance(block, SourceEntry)
+        ]
+        return bool(under) and all(index in removed_blocks for index in under)
+
     def body_blocks(self) -> list[tuple[int, str]]:
         """Indexes and text of the blocks that are prose (not the heading, not entries)."""
         return [
@@ -178,14 +183,92 @@ class ParsedReport:
 # ------------------------------------------------------------------------------ parsing
 
 
+def _scan_urls(text: str) -> list[tuple[int, int]]:
+    """Spans of URLs as written (trailing punctuation not yet trimmed).
+
+    Each colon is a candidate: the scheme is the run of scheme characters before it, starting
+    with a letter. `scheme://...` is always a URL; `scheme:...` only for the opaque schemes.
+    """
+    spans: list[tuple[int, int]] = []
+    colon = text.find(":")
+    while colon != -1:
+        start = colon
+        while start > 0 and colon - start < _MAX_SCHEME_LENGTH and text[start - 1] in _SCHEME_CHARS:
+            start -= 1
+        while start < colon and text[start] not in _ASCII_LETTERS:
+            start += 1
+        rest = None
+        if start < colon:
+            if text.startswith("//", colon + 1):
+                rest = _HIER_REST_RE.match(text, colon + 3)
+            elif text[start:colon].lower() in _OPAQUE_SCHEMES:
+                rest = _OPAQUE_REST_RE.match(text, colon + 1)
+        if rest is not None:
+            spans.append((start, rest.end()))
+            colon = text.find(":", rest.end())
+        else:
+            colon = text.find(":", colon + 1)
+    return spans
+
+
+def _first_url(text: str) -> tuple[int, int, str] | None:
+    if ":" not in text:
+        return None
+    for start, end in _scan_urls(text):
+        url = trim_url(text[start:end])
+        if url:
+            return start, start + len(url), url
+    return None
+
+
 def find_urls(text: str) -> list[tuple[int, int, str]]:
     """Every URL written in `text` as (start, end, url), trailing punctuation excluded."""
     found = []
-    for match in _URL_RE.finditer(text):
-        url = trim_url(match.group(0))
+    for start, end in _scan_urls(text):
+        url = trim_url(text[start:end])
         if url:
-            found.append((match.start(), match.start() + len(url), url))
+            found.append((start, start + len(url), url))
     return found
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    if "`" not in text and "~~~" not in text:
+        return []
+    return [match.span() for match in _CODE_RE.finditer(text)]
+
+
+_Token = tuple[int, int, str, "re.Match[str] | None"]
+
+
+def _merge_tokens(*groups: list[_Token]) -> list[_Token]:
+    """Tokens in text order, dropping any that overlap an earlier one.
+
+    Groups are given in priority order: at the same start, the earlier group wins (code first,
+    so nothing inside a code span is ever a marker, link or URL).
+    """
+    ranked = sorted(
+        (token[0], rank, token) for rank, group in enumerate(groups) for token in group
+    )
+    merged: list[_Token] = []
+    end = 0
+    for start, _, token in ranked:
+        if start >= end:
+            merged.append(token)
+            end = token[1]
+    return merged
+
+
+def _body_tokens(text: str, with_urls: bool) -> list[_Token]:
+    code: list[_Token] = [(start, end, "code", None) for start, end in _code_spans(text)]
+    markers: list[_Token] = [
+        (match.start(), match.end(), "marker", match) for match in _MARKER_RE.finditer(text)
+    ]
+    urls: list[_Token] = (
+        [(start, end, "url", None) for start, end in _scan_urls(text)] if with_urls else []
+    )
+    if not code and not urls:
+        return markers
+    return _merge_tokens(code, markers, urls)
 
 
 def trim_url(candidate: str) -> str:
@@ -206,7 +289,13 @@ def trim_url(candidate: str) -> str:
 
 def _marker_numbers(body: str, known_numbers: Collection[int] | None) -> tuple[int, ...] | None:
     numbers: list[int] = []
-    for item in _RANGE_RE.finditer(body):
+    if body.isdigit():
+        # The common case, `[12]`, without the regex.
+        numbers.append(int(body))
+        items: list[re.Match[str]] = []
+    else:
+        items = list(_RANGE_RE.finditer(body))
+    for item in items:
         low = int(item.group(1))
         high = int(item.group(2)) if item.group(2) else low
         if high < low or high - low > _MAX_RANGE_SPAN:
@@ -245,19 +334,11 @@ def find_inline_markers(
     `[2024]` counts as a marker only when it is one of them.
     """
     markers: list[InlineMarker] = []
-    for token in _BODY_TOKEN_RE.finditer(text):
-        if token.group("marker") is None:
-            continue
-        marker_match = _MARKER_RE.match(token.group("marker"))
-        if marker_match is None:
-            continue
-        marker = _marker_from_match(marker_match, known_numbers)
-        if marker is not None:
-            start = token.start("marker")
-            markers.append(
-                InlineMarker(start, start + len(marker.text), marker.text, marker.numbers,
-                             marker.footnote)
-            )  # fmt: skip
+    for _, _, kind, match in _body_tokens(text, with_urls=False):
+        if kind == "marker" and match is not None:
+            marker = _marker_from_match(match, known_numbers)
+            if marker is not None:
+                markers.append(marker)
     return markers
 
 
@@ -267,11 +348,11 @@ def parse_entry(line: str) -> SourceEntry | None:
     if match is None or not match.group("rest").strip():
         # A label with nothing after it (`[2024]` alone on a line) cites nothing.
         return None
-    number_group = next(
-        name
-        for name in ("n_bracket", "n_wide", "n_lenticular", "n_list")
-        if match.group(name) is not None
-    )
+    number_group = "n_bracket"
+    for name in _ENTRY_NUMBER_GROUPS:
+        if match.group(name) is not None:
+            number_group = name
+            break
     number_span = match.span(number_group)
     rest_start = match.start("rest")
     rest = match.group("rest")
@@ -279,7 +360,7 @@ def parse_entry(line: str) -> SourceEntry | None:
     url: str | None = None
     url_span: tuple[int, int] | None = None
     title_text = rest
-    link = _LINK_RE.search(rest)
+    link = _LINK_RE.search(rest) if "](" in rest else None
     if link is not None:
         raw = link.group("l_url")
         inner_start = link.start("l_url") + (1 if raw.startswith("<") else 0)
@@ -288,9 +369,9 @@ def parse_entry(line: str) -> SourceEntry | None:
             url_span = (rest_start + inner_start, rest_start + inner_start + len(url))
         title_text = rest[: link.start()] + link.group("l_text") + rest[link.end() :]
     else:
-        urls = find_urls(rest)
-        if urls:
-            start, end, url = urls[0]
+        first = _first_url(rest)
+        if first is not None:
+            start, end, url = first
             url_span = (rest_start + start, rest_start + end)
             title_text = rest[:start] + rest[end:]
 
@@ -412,9 +493,14 @@ def find_tool_markup(text: str) -> int | None:
 
     Tags quoted in code spans are documentation, not leaks, and are ignored.
     """
-    for token in _TOOL_MARKUP_TOKEN_RE.finditer(text):
-        if token.group("markup") is not None:
-            return token.start()
+    if "<" not in text and "[TOOL_CALLS]" not in text:
+        return None
+    code: list[tuple[int, int]] | None = None
+    for match in _TOOL_MARKUP_RE.finditer(text):
+        if code is None:
+            code = _code_spans(text)
+        if not any(start <= match.start() < end for start, end in code):
+            return match.start()
     return None
 
 
@@ -423,21 +509,54 @@ def find_tool_markup(text: str) -> int | None:
 _PUNCTUATION_AFTER = ".,;:!?)]}"
 
 
-def _delete_span(out: list[str], following: str) -> int:
+@dataclass
+class RewriteNotes:
+    """Whether a rewrite deleted text where the joined remainder could form new structure.
+
+    Deleting `[^1]` from `[2024] [^1]: note` leaves `[2024]: note`, a new entry. Such joins
+    need a bracket, colon or digit next to the deletion, or a deletion at a line's start;
+    callers re-check the result only when one happened, which keeps the common case cheap.
+    """
+
+    structural_risk: bool = False
+
+
+# What may precede an entry label on its line: indentation, a bullet, bold.
+_LINE_LEAD_RE = re.compile(r"\s*(?:[-*+•]\s+)?(?:\*\*)?")
+_RISKY_BEFORE = frozenset("[]^,;-–0123456789")
+_RISKY_AFTER = "[]:^0123456789("
+
+
+def _delete_span(
+    out: list[str], text: str, position: int, notes: RewriteNotes | None = None
+) -> int:
     """Drop a deleted token's leading spaces so no space dangles before punctuation.
 
-    Returns how many characters of `following` to skip (spaces after a token that began a line).
+    `text[position:]` follows the deleted token. Returns how many of its characters to skip
+    (the spaces after a token that began a line).
     """
     previous = next((piece for piece in reversed(out) if piece), "")
-    at_line_start = not previous or previous.endswith("\n")
-    if at_line_start:
-        return len(following) - len(following.lstrip(" \t"))
-    if not following or following[0] in _PUNCTUATION_AFTER or following[0] in " \t\n\r":
-        while out and out[-1] and out[-1][-1] in " \t":
-            out[-1] = out[-1].rstrip(" \t")
-            if out[-1]:
+    if not previous or previous.endswith("\n"):
+        if notes is not None:
+            notes.structural_risk = True
+        skip = position
+        while skip < len(text) and text[skip] in " \t":
+            skip += 1
+        return skip - position
+    following = text[position : position + 1]
+    if not following or following in _PUNCTUATION_AFTER or following in " \t\n\r":
+        while out and (not out[-1] or out[-1][-1] in " \t"):
+            stripped = out[-1].rstrip(" \t")
+            if stripped:
+                out[-1] = stripped
                 break
             out.pop()
+    if notes is not None:
+        before = next((piece for piece in reversed(out) if piece), "")[-1:]
+        at_start_now = before in ("", "\n")
+        if at_start_now or before in _RISKY_BEFORE or following in _RISKY_AFTER + "\n\r":
+            # A deletion that ends a line can leave a bare heading such as "Sources".
+            notes.structural_risk = True
     return 0
 
 
@@ -458,37 +577,45 @@ def rewrite_body(
     marker_map: MarkerMap,
     known_numbers: Collection[int] | None,
     url_map: UrlMap | None = None,
+    notes: RewriteNotes | None = None,
 ) -> str:
     """Rewrite markers (and optionally bare URLs) of prose in one left-to-right pass.
 
     `marker_map(n)` gives the new number for `n`, or None to drop it; a marker left with no
     number is deleted, and a marker whose numbers do not change keeps its exact text. With
     `url_map`, each bare URL is replaced by what it returns, or deleted when it returns None.
-    One pass means a rewritten `[1]` can never be mistaken for an old `[1]`.
+    One pass means a rewritten `[1]` can never be mistaken for an old `[1]`. `notes` records
+    deletions that may have formed new structure.
     """
     out: list[str] = []
     position = 0
-    for token in _BODY_TOKEN_RE.finditer(text):
-        span_start, span_end = token.span()
-        replacement: str | None = token.group(0)
-        if token.group("marker") is not None:
-            marker_match = _MARKER_RE.match(token.group("marker"))
-            marker = _marker_from_match(marker_match, known_numbers) if marker_match else None
+    for start, end, kind, match in _body_tokens(text, with_urls=url_map is not None):
+        replacement: str | None
+        if kind == "marker" and match is not None:
+            marker = _marker_from_match(match, known_numbers)
+            replacement = match.group(0)
             if marker is not None:
                 mapped = [marker_map(number) for number in marker.numbers]
                 kept = list(dict.fromkeys(n for n in mapped if n is not None))
                 if kept != list(marker.numbers):
                     replacement = render_marker(marker, kept) if kept else None
-        elif token.group("url") is not None and url_map is not None:
-            url = trim_url(token.group("url"))
-            span_start, span_end = token.start("url"), token.start("url") + len(url)
-            if token.group(0).startswith("<") and text[span_end : span_end + 1] == ">":
-                span_start, span_end = token.start(), span_end + 1
+        elif kind == "url" and url_map is not None:
+            url = trim_url(text[start:end])
+            end = start + len(url)
+            if start > position and text[start - 1] == "<" and text[end : end + 1] == ">":
+                start, end = start - 1, end + 1
             replacement = url_map(url)
-        out.append(text[position:span_start])
-        position = span_end
+        else:
+            continue
+        out.append(text[position:start])
+        if notes is not None and replacement != text[start:end]:
+            line_start = text.rfind("\n", 0, start) + 1
+            if _LINE_LEAD_RE.fullmatch(text, line_start, start):
+                # A rewritten marker that opens a line may now read as an entry label.
+                notes.structural_risk = True
+        position = end
         if replacement is None:
-            position += _delete_span(out, text[position:])
+            position += _delete_span(out, text, position, notes)
         else:
             out.append(replacement)
     out.append(text[position:])
@@ -500,17 +627,30 @@ def collapse_links(text: str) -> tuple[str, list[str]]:
 
     Returns the new text and the link targets that were dropped. Code spans are left alone.
     """
+    if "](" not in text and "<a" not in text.lower():
+        return text, []
+    code: list[_Token] = [(start, end, "code", None) for start, end in _code_spans(text)]
+    links: list[_Token] = [(m.start(), m.end(), "link", m) for m in _LINK_RE.finditer(text)]
+    anchors: list[_Token] = (
+        [(m.start(), m.end(), "anchor", m) for m in _HTML_ANCHOR_RE.finditer(text)]
+        if "<a" in text.lower()
+        else []
+    )
     dropped: list[str] = []
-
-    def replace(match: re.Match[str]) -> str:
-        if match.group("code") is not None:
-            return match.group(0)
-        if match.group("link") is not None:
+    out: list[str] = []
+    position = 0
+    for start, end, kind, match in _merge_tokens(code, links, anchors):
+        if kind == "code" or match is None:
+            continue
+        out.append(text[position:start])
+        if kind == "link":
             dropped.append(match.group("l_url").strip("<>"))
-            return match.group("l_text")
-        return match.group("a_text")
-
-    return _LINK_TOKEN_RE.sub(replace, text), dropped
+            out.append(match.group("l_text"))
+        else:
+            out.append(match.group("a_text"))
+        position = end
+    out.append(text[position:])
+    return "".join(out), dropped
 
 
 def render_report(parsed: ParsedReport, replacements: Mapping[int, str | None]) -> str:

@@ -205,12 +205,12 @@ class SourceRegistry:
     def _starting_with_raw(self, prefix: str) -> list[str]:
         if self._sorted_raw is None:
             self._sorted_raw = sorted(self._url_parts)
+        ordered = self._sorted_raw
         found: list[str] = []
-        start = bisect.bisect_left(self._sorted_raw, prefix)
-        for url in self._sorted_raw[start:]:
-            if not url.startswith(prefix):
-                break
-            found.append(url)
+        index = bisect.bisect_left(ordered, prefix)
+        while index < len(ordered) and ordered[index].startswith(prefix):
+            found.append(ordered[index])
+            index += 1
         return found
 
     def _starting_with_normalized(self, prefix: str) -> list[str]:
@@ -218,12 +218,12 @@ class SourceRegistry:
             pairs = {(url, url) for url in self._url_parts}
             pairs |= {(normalize_url(url), url) for url in self._url_parts}
             self._sorted_normalized = sorted(pairs)
+        ordered = self._sorted_normalized
         found: list[str] = []
-        start = bisect.bisect_left(self._sorted_normalized, (prefix, ""))
-        for form, url in self._sorted_normalized[start:]:
-            if not form.startswith(prefix):
-                break
-            found.append(url)
+        index = bisect.bisect_left(ordered, (prefix, ""))
+        while index < len(ordered) and ordered[index][0].startswith(prefix):
+            found.append(ordered[index][1])
+            index += 1
         return found
 
     def _child_path_parents(self, cited: UrlParts | None) -> list[str]:

@@ -6,6 +6,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from engine.citations.parse import (
+    RewriteNotes,
     SourceEntry,
     collapse_links,
     find_tool_markup,
@@ -40,8 +41,14 @@ def _host(url: str) -> str:
     return host.removeprefix("www.")
 
 
+_IPV4_LOOKING = frozenset("0123456789.xabcdefABCDEF")
+
+
 def _is_ip_literal(host: str) -> bool:
     candidate = host.strip("[]").split("%", 1)[0]
+    # Cheap rejection first: names with other letters are neither IPv4 nor IPv6 literals.
+    if ":" not in candidate and not set(candidate) <= _IPV4_LOOKING:
+        return False
     try:
         ipaddress.ip_address(candidate)
     except ValueError:
@@ -68,7 +75,7 @@ def unsafe_url_reason(url: str) -> SanitizationReason | None:
 
 # Removing a URL can, in contrived text, leave a line that parses as a new entry; repeating
 # until nothing changes makes sanitizing a sanitized report a no-op.
-_MAX_PASSES = 4
+_MAX_PASSES = 10
 
 
 def sanitize_report(report: str) -> SanitizedReport:
@@ -80,16 +87,16 @@ def sanitize_report(report: str) -> SanitizedReport:
     prose becomes its citation when it is a kept source and is deleted otherwise. Kept entries
     are numbered 1..k in list order, body and list together, in a single pass.
     """
-    first = _sanitize_once(report)
+    first, risky = _sanitize_once(report)
     text = first.sanitized_report
     removed = list(first.removed)
     renumbered = dict(first.renumbered)
     markup_removed = first.tool_markup_removed
     previous = report
     for _ in range(_MAX_PASSES - 1):
-        if text == previous:
+        if not risky or text == previous:
             break
-        again = _sanitize_once(text)
+        again, risky = _sanitize_once(text)
         if again.sanitized_report == text:
             break
         removed.extend(again.removed)
@@ -106,8 +113,8 @@ def sanitize_report(report: str) -> SanitizedReport:
     )
 
 
-def _sanitize_once(report: str) -> SanitizedReport:
-    """One sanitizing pass (see `sanitize_report`)."""
+def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
+    """One sanitizing pass (see `sanitize_report`), and whether it must be repeated."""
     cut_at = find_tool_markup(report)
     text = report if cut_at is None else report[:cut_at].rstrip()
     parsed = parse_report(text)
@@ -115,7 +122,8 @@ def _sanitize_once(report: str) -> SanitizedReport:
     replacements: dict[int, str | None] = {}
 
     renumbered: dict[int, int] = {}
-    kept_by_url: dict[str, int] = {}
+    kept_urls: list[tuple[str, int]] = []
+    kept_by_url: dict[str, int] = {}  # normalized URL -> new number, built on first use
     next_number = 1
     for index, block in enumerate(parsed.blocks):
         if not isinstance(block, SourceEntry):
@@ -130,19 +138,26 @@ def _sanitize_once(report: str) -> SanitizedReport:
         # A number reused by a later entry keeps pointing at the first one.
         renumbered.setdefault(block.number, new_number)
         if block.url is not None:
-            kept_by_url.setdefault(normalize_url(block.url), new_number)
+            kept_urls.append((block.url, new_number))
         if new_number != block.number:
             replacements[index] = block.render(number=new_number)
 
+    # Cutting markup or dropping the heading can change how the rest parses.
+    notes = RewriteNotes(structural_risk=cut_at is not None)
     has_entries = bool(parsed.entries)
-    if has_entries and not renumbered and parsed.heading_index is not None:
+    dropped_blocks = [index for index, value in replacements.items() if value is None]
+    if parsed.heading_index is not None and parsed.heading_left_empty(dropped_blocks):
         replacements[parsed.heading_index] = None
+        notes.structural_risk = True
 
     def map_marker(number: int) -> int | None:
         # Without any sources list there is no numbering to close up: leave markers alone.
         return renumbered.get(number) if has_entries else number
 
     def map_body_url(url: str) -> str | None:
+        if not kept_by_url and kept_urls:
+            for kept_url, kept_number in kept_urls:
+                kept_by_url.setdefault(normalize_url(kept_url), kept_number)
         number = kept_by_url.get(normalize_url(url))
         if number is not None and unsafe_url_reason(url) is None:
             return f"[{number}]"
@@ -160,16 +175,19 @@ def _sanitize_once(report: str) -> SanitizedReport:
             reason = unsafe_url_reason(target)
             if reason is not None:
                 removed.append(SanitizationRemoval(number=None, url=target, reason=reason))
-        rewritten = rewrite_body(collapsed, map_marker, known, map_body_url)
+        if collapsed != prose:
+            notes.structural_risk = True
+        rewritten = rewrite_body(collapsed, map_marker, known, map_body_url, notes)
         if rewritten != prose:
             replacements[index] = rewritten
 
     sanitized = render_report(parsed, replacements)
     if any(value is None for value in replacements.values()):
         sanitized = tidy_after_removal(sanitized, text)
-    return SanitizedReport(
+    sanitized_report = SanitizedReport(
         sanitized_report=sanitized,
         removed=removed,
         renumbered=renumbered,
         tool_markup_removed=cut_at is not None,
     )
+    return sanitized_report, notes.structural_risk

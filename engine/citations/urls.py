@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 # Query parameters that only say how someone arrived at a page, never which page it is.
 _TRACKING_EXACT = frozenset({"ref", "source"})
@@ -58,12 +58,17 @@ class UrlParts:
 
     def render(self) -> str:
         text = f"{self.scheme}://{self.netloc}{self.path}"
-        return f"{text}?{urlencode(self.query)}" if self.query else text
+        if not self.query:
+            return text
+        # Decoded pairs joined plainly: the form is only ever compared, never fetched.
+        return text + "?" + "&".join(f"{name}={value}" for name, value in self.query)
 
 
 def url_parts(url: str) -> UrlParts | None:
     """Split and normalize `url`; None when it is not a scheme://host URL."""
-    text = html.unescape(url.strip())
+    text = url.strip()
+    if "&" in text:
+        text = html.unescape(text)
     try:
         split = urlsplit(text)
         # Touch the port so a malformed one (":abc") is rejected here, not later.
@@ -74,14 +79,16 @@ def url_parts(url: str) -> UrlParts | None:
         return None
     userinfo, _, hostport = split.netloc.rpartition("@")
     netloc = f"{userinfo}@{hostport.lower()}" if userinfo else hostport.lower()
-    path = unquote(split.path).rstrip("/")
-    query = tuple(
-        sorted(
-            (name, value)
-            for name, value in parse_qsl(split.query, keep_blank_values=True)
-            if not _is_tracking(name)
+    path = (unquote(split.path) if "%" in split.path else split.path).rstrip("/")
+    query: tuple[tuple[str, str], ...] = ()
+    if split.query:
+        query = tuple(
+            sorted(
+                (name, value)
+                for name, value in parse_qsl(split.query, keep_blank_values=True)
+                if not _is_tracking(name)
+            )
         )
-    )
     return UrlParts(split.scheme.lower(), netloc, path, query)
 
 

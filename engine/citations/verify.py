@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.citations.parse import (
     ParsedReport,
+    RewriteNotes,
     SourceEntry,
     parse_report,
     render_report,
@@ -36,7 +37,7 @@ def _resolve(entry: SourceEntry, registry: SourceRegistry) -> tuple[str | None, 
 # Deleting a marker can, in contrived text, bring two fragments together into something that
 # parses as a new entry (`[2024] [^1]: x` becomes `[2024]: x`). Re-verifying until nothing
 # changes makes the result a fixed point; real reports settle after the first pass.
-_MAX_PASSES = 4
+_MAX_PASSES = 10
 
 
 def verify_citations(report: str, registry: SourceRegistry) -> CitationVerification:
@@ -48,23 +49,23 @@ def verify_citations(report: str, registry: SourceRegistry) -> CitationVerificat
     existed are deleted. Numbers are not closed up here: `sanitize_report` does that, so this
     audit trail speaks in the numbers the writer used. Verifying the result changes nothing.
     """
-    result = _verify_once(report, registry)
+    result, risky = _verify_once(report, registry)
     removed = list(result.removed_citations)
     for _ in range(_MAX_PASSES - 1):
-        if result.verified_report == report:
+        if not risky or result.verified_report == report:
             break
         report = result.verified_report
-        result = _verify_once(report, registry)
+        result, risky = _verify_once(report, registry)
         removed.extend(result.removed_citations)
     return result.model_copy(update={"removed_citations": removed})
 
 
-def _verify_once(report: str, registry: SourceRegistry) -> CitationVerification:
-    """One verification pass (see `verify_citations`)."""
+def _verify_once(report: str, registry: SourceRegistry) -> tuple[CitationVerification, bool]:
+    """One verification pass (see `verify_citations`), and whether it must be repeated."""
     if len(registry) == 0:
         return CitationVerification(
             verified_report=report, status="unverified", reason="no_sources"
-        )
+        ), False
 
     parsed = parse_report(report)
     resolved: dict[int, str] = {}  # block index -> registry locator
@@ -118,36 +119,44 @@ def _verify_once(report: str, registry: SourceRegistry) -> CitationVerification:
 
     for index in removed:
         replacements[index] = None
-    if removed and not resolved and parsed.heading_index is not None:
+    notes = RewriteNotes()
+    if parsed.heading_index is not None and parsed.heading_left_empty(removed):
         replacements[parsed.heading_index] = None
+        # Without this heading an earlier "Sources" line may now head the section.
+        notes.structural_risk = True
 
-    _rewrite_prose(parsed, number_map, replacements)
+    _rewrite_prose(parsed, number_map, replacements, notes)
     text = render_report(parsed, replacements)
     if removed:
         text = tidy_after_removal(text, report)
 
     ordered_removed = [removed[index] for index in sorted(removed)]
     if valid:
-        return CitationVerification(
+        verified = CitationVerification(
             verified_report=text,
             valid_citations=valid,
             removed_citations=ordered_removed,
             status="verified",
             reason="valid_citations",
         )
-    return CitationVerification(
-        verified_report=text,
-        removed_citations=ordered_removed,
-        status="unverified",
-        reason="no_valid_citations",
-    )
+    else:
+        verified = CitationVerification(
+            verified_report=text,
+            removed_citations=ordered_removed,
+            status="unverified",
+            reason="no_valid_citations",
+        )
+    return verified, notes.structural_risk
 
 
 def _rewrite_prose(
-    parsed: ParsedReport, number_map: dict[int, int], replacements: dict[int, str | None]
+    parsed: ParsedReport,
+    number_map: dict[int, int],
+    replacements: dict[int, str | None],
+    notes: RewriteNotes,
 ) -> None:
     known = parsed.entry_numbers
     for index, text in parsed.body_blocks():
-        rewritten = rewrite_body(text, number_map.get, known)
+        rewritten = rewrite_body(text, number_map.get, known, notes=notes)
         if rewritten != text:
             replacements[index] = rewritten
