@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 import httpx
 
 from engine.config import Settings
-from engine.tools.extract import ExtractionError, clip, extract_content
+from engine.tools.extract import clip, extract_content
 from engine.tools.url_safety import (
     HostResolutionError,
     Resolver,
@@ -167,16 +167,24 @@ async def _request_hop(
         return status, None, content_type, body.body()
 
 
-async def _fetch(url: str, settings: Settings, resolver: Resolver | None) -> FetchedPage:
+@dataclass(frozen=True)
+class _Download:
+    final_url: str
+    content_type: str
+    body: bytes
+
+
+async def _download(url: str, settings: Settings, resolver: Resolver | None) -> _Download:
+    """Follow redirects (each hop checked) and read the final body under the caps."""
     allowed = settings.fetch_allowed_hosts
     timeout = settings.fetch_timeout_seconds
-    limits = httpx.Limits(max_keepalive_connections=0)
     async with httpx.AsyncClient(
         timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
         follow_redirects=False,
         trust_env=False,  # a proxy from the environment would bypass the address checks
         verify=_tls_context(),
-        limits=limits,
+        # No pooled connections: each hop connects to the address checked for it.
+        limits=httpx.Limits(max_keepalive_connections=0),
         headers={"User-Agent": USER_AGENT, "Accept": _ACCEPT, "Accept-Encoding": "gzip, deflate"},
     ) as client:
         current = validate_url(url, allowed_hosts=allowed)
@@ -187,23 +195,9 @@ async def _fetch(url: str, settings: Settings, resolver: Resolver | None) -> Fet
             )
             if location is None and status in _REDIRECT_CODES:
                 raise FetchError("redirect without a location")
-            if location is not None:
-                current = validate_url(urljoin(current.url, location), allowed_hosts=allowed)
-                continue
-            media, charset = _media_type(content_type, body[:512])
-            if media not in _ACCEPTED_TYPES:
-                raise FetchError(f"unsupported content type {media[:60]}")
-            try:
-                extracted = await asyncio.to_thread(extract_content, body, media, charset)
-            except ExtractionError:
-                raise FetchError("could not extract readable text from the page") from None
-            return FetchedPage(
-                url=url,
-                final_url=current.url,
-                title=extracted.title or current.url,
-                text=clip(extracted.text, MAX_TEXT_CHARS),
-                content_type=media,
-            )
+            if location is None:
+                return _Download(current.url, content_type, body)
+            current = validate_url(urljoin(current.url, location), allowed_hosts=allowed)
     raise FetchError("too many redirects")
 
 
@@ -212,8 +206,10 @@ async def fetch_page(
 ) -> FetchedPage:
     """Fetch `url` and return its readable text, or raise `FetchError` with a safe message."""
     try:
+        # One deadline for all network work (slow-drip servers defeat per-read timeouts);
+        # extraction comes after, in a thread, and is not cut short halfway.
         async with asyncio.timeout(settings.fetch_timeout_seconds):
-            return await _fetch(url, settings, resolver)
+            download = await _download(url, settings, resolver)
     except FetchError:
         raise
     except UnsafeURLError as exc:
@@ -222,6 +218,21 @@ async def fetch_page(
         raise FetchError("request timed out") from None
     except (httpx.HTTPError, HostResolutionError, OSError, ssl.SSLError):
         raise FetchError("network error while fetching URL") from None
+
+    media, charset = _media_type(download.content_type, download.body[:512])
+    if media not in _ACCEPTED_TYPES:
+        raise FetchError(f"unsupported content type {media[:60]}")
+    try:
+        extracted = await asyncio.to_thread(extract_content, download.body, media, charset)
+    except Exception:  # hostile bytes can break any parser; the page is just unreadable
+        raise FetchError("could not extract readable text from the page") from None
+    return FetchedPage(
+        url=url,
+        final_url=download.final_url,
+        title=extracted.title or download.final_url,
+        text=clip(extracted.text, MAX_TEXT_CHARS),
+        content_type=media,
+    )
 
 
 __all__ = ["MAX_TEXT_CHARS", "FetchError", "FetchedPage", "fetch_page"]

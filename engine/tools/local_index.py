@@ -205,7 +205,7 @@ def _parse_job(job: tuple[str, str], parser: Parser = parse_file) -> _ParseOutco
     path, rel = job
     try:
         return rel, parser(Path(path), rel), None
-    except (ExtractionError, OSError, UnicodeError, ValueError) as exc:
+    except Exception as exc:  # a corrupt file must never abort the index: skip it, say why
         reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
         return rel, None, f"skipped {rel}: {reason}"
 

@@ -15,7 +15,7 @@ from tests.fixtures.web_server import TEST_RESOLVER, WebServer
 def _settings(web: WebServer, tmp_path: Path, **extra: str) -> Settings:
     values = {
         "FETCH_ALLOWED_HOSTS": web.allowed_host,
-        "FETCH_TIMEOUT_SECONDS": "2",
+        "FETCH_TIMEOUT_SECONDS": "5",
         "DATA_DIR": str(tmp_path),
     }
     values.update(extra)
