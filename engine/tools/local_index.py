@@ -10,6 +10,7 @@ just words) and returns the best chunks, at most two per document.
 
 from __future__ import annotations
 
+import fnmatch
 import logging
 import multiprocessing
 import os
@@ -175,14 +176,30 @@ def fts_query(text: str, operator: str = "OR") -> str | None:
     return f" {operator} ".join(f'"{term}"' for term in terms)
 
 
+IGNORE_FILE = ".indexignore"
+
+
+def _ignored_patterns(folder: Path) -> list[str]:
+    """Glob patterns from the folder's `.indexignore` (one per line, `#` comments)."""
+    try:
+        lines = (folder / IGNORE_FILE).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
 def _scan(folder: Path) -> dict[str, tuple[Path, int, int]]:
-    """Supported files under `folder` (hidden entries skipped): rel path → (path, size, mtime)."""
+    """Supported files under `folder` (hidden and ignored entries skipped):
+    rel path → (path, size, mtime)."""
+    ignored = _ignored_patterns(folder)
     found: dict[str, tuple[Path, int, int]] = {}
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if any(part.startswith(".") for part in rel.parts):
             continue
         if path.suffix.lower() not in SUPPORTED_SUFFIXES or not path.is_file():
+            continue
+        if any(fnmatch.fnmatchcase(rel.as_posix(), pattern) for pattern in ignored):
             continue
         try:
             stat = path.stat()

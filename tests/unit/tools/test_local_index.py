@@ -190,3 +190,21 @@ def test_chunks_with_every_term_rank_before_partial_matches(tmp_path: Path, fold
     hits = index.search("readers writer commits", 10)
     assert hits[0].document_key == "sqlite-wal.html"  # the only chunk with all three words
     assert len(hits) > 1  # partial matches still follow
+
+
+def test_indexignore_excludes_files(tmp_path: Path, folder: Path) -> None:
+    (folder / ".indexignore").write_text("# not documents\nnotes.md\nsub/*.pdf\n", encoding="utf-8")
+    index = _index(tmp_path, folder)
+    assert index.refresh().files_indexed == 13
+    assert index.search("VACUUM", 3) == []
+    assert index.search("quokka", 3) == []
+
+
+def test_sample_corpus_ignores_its_readme_and_licence() -> None:
+    from engine.config import SAMPLE_CORPUS
+    from engine.tools.local_index import _scan
+
+    names = set(_scan(SAMPLE_CORPUS))
+    assert "asyncio-task.html" in names
+    assert "README.md" not in names and "LICENSE-PSF.txt" not in names
+    assert len(names) >= 40
