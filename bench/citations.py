@@ -67,10 +67,20 @@ def timed(function: Callable[[], object], runs: int) -> tuple[float, float]:
     return min(samples), statistics.median(samples)
 
 
+def machine_speed_ms() -> float:
+    """Time of a fixed pure-Python loop, to compare figures across machines.
+
+    About 12-15 ms on a current desktop CPU with CPython 3.11; scale the table by it.
+    """
+    best, _ = timed(lambda: sum(range(1_000_000)), 5)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     runs = parser.parse_args().runs
+    print(f"calibration: sum(range(1_000_000)) takes {machine_speed_ms():.1f} ms here\n")
 
     header = (
         f"{'references':>10} {'report KB':>9} {'verify min/med ms':>18} "

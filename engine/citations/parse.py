@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.citations.keys import DOCUMENT_KEY_PATTERN
 
@@ -94,8 +95,7 @@ _MAX_RANGE_SPAN = 100
 # ------------------------------------------------------------------------------- models
 
 
-@dataclass(frozen=True, slots=True)
-class InlineMarker:
+class InlineMarker(NamedTuple):
     """One inline citation marker: its span in the text and the numbers it cites, in order."""
 
     start: int
@@ -105,8 +105,7 @@ class InlineMarker:
     footnote: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SourceEntry:
+class SourceEntry(NamedTuple):
     """One entry of a sources list (or a footnote definition).
 
     `url` and `key` are as written; `locator` is whichever the entry has (URL first).
@@ -289,10 +288,11 @@ def trim_url(candidate: str) -> str:
 
 def _marker_numbers(body: str, known_numbers: Collection[int] | None) -> tuple[int, ...] | None:
     numbers: list[int] = []
-    if body.isdigit():
-        # The common case, `[12]`, without the regex.
-        numbers.append(int(body))
-        items: list[re.Match[str]] = []
+    items: list[re.Match[str]] = []
+    parts = body.split(",")
+    if all(part.strip().isdigit() for part in parts):
+        # The common cases, `[12]` and `[3, 7]`, without the regex.
+        numbers.extend(int(part) for part in parts)
     else:
         items = list(_RANGE_RE.finditer(body))
     for item in items:
@@ -562,8 +562,11 @@ def _delete_span(
 
 def render_marker(marker: InlineMarker, numbers: Iterable[int]) -> str:
     """A marker citing `numbers`, in the marker's own style (footnote or bracket)."""
-    numbers = list(numbers)
-    if marker.footnote:
+    return _render_numbers(list(numbers), marker.footnote)
+
+
+def _render_numbers(numbers: list[int], footnote: bool) -> str:
+    if footnote:
         return "".join(f"[^{number}]" for number in numbers)
     return "[" + ", ".join(str(number) for number in numbers) + "]"
 
@@ -592,13 +595,14 @@ def rewrite_body(
     for start, end, kind, match in _body_tokens(text, with_urls=url_map is not None):
         replacement: str | None
         if kind == "marker" and match is not None:
-            marker = _marker_from_match(match, known_numbers)
             replacement = match.group(0)
-            if marker is not None:
-                mapped = [marker_map(number) for number in marker.numbers]
+            body = match.group("m_ascii") or match.group("m_wide") or match.group("m_lenticular")
+            numbers = _marker_numbers(body, known_numbers) if body else None
+            if numbers is not None:
+                mapped = [marker_map(number) for number in numbers]
                 kept = list(dict.fromkeys(n for n in mapped if n is not None))
-                if kept != list(marker.numbers):
-                    replacement = render_marker(marker, kept) if kept else None
+                if kept != list(numbers):
+                    replacement = _render_numbers(kept, body.startswith("^")) if kept else None
         elif kind == "url" and url_map is not None:
             url = trim_url(text[start:end])
             end = start + len(url)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.citations.keys import parse_document_key
-from engine.citations.urls import UrlParts, normalize_url, url_parts
+from engine.citations.urls import UrlParts, normalized_form, url_parts
 
 SourceKind = Literal["url", "document"]
 _FORMAT_VERSION = 1
@@ -99,7 +99,7 @@ class SourceRegistry:
     def _index_url(self, url: str) -> None:
         parts = url_parts(url)
         self._url_parts[url] = parts
-        self._by_normalized.setdefault(normalize_url(url), []).append(url)
+        self._by_normalized.setdefault(normalized_form(url, parts), []).append(url)
         if parts is not None:
             self._by_host.setdefault((parts.scheme, parts.netloc), []).append(url)
         self._sorted_raw = None
@@ -187,8 +187,8 @@ class SourceRegistry:
         with self._lock:
             if written in self._url_parts:
                 return written
-            normalized = normalize_url(written)
             cited_parts = url_parts(written)
+            normalized = normalized_form(written, cited_parts)
             levels: tuple[Callable[[], list[str]], ...] = (
                 lambda: self._by_normalized.get(normalized, []),
                 lambda: self._starting_with_raw(written),
@@ -216,7 +216,7 @@ class SourceRegistry:
     def _starting_with_normalized(self, prefix: str) -> list[str]:
         if self._sorted_normalized is None:
             pairs = {(url, url) for url in self._url_parts}
-            pairs |= {(normalize_url(url), url) for url in self._url_parts}
+            pairs |= {(normalized_form(url, parts), url) for url, parts in self._url_parts.items()}
             self._sorted_normalized = sorted(pairs)
         ordered = self._sorted_normalized
         found: list[str] = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-from urllib.parse import urlsplit
 
 from engine.citations.parse import (
     RewriteNotes,
@@ -30,15 +29,23 @@ SAFE_SCHEMES = frozenset({"http", "https"})
 
 
 def _host(url: str) -> str:
-    """Lower-cased host without `www.`, port, user info or IPv6 brackets."""
-    try:
-        host = urlsplit(url).hostname or ""
-    except ValueError:
-        # Malformed brackets or ports: take the authority by hand.
-        authority = url.split("://", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
-        host = authority.strip("[]").rsplit(":", 1)[0]
-    host = host.lower().rstrip(".")
-    return host.removeprefix("www.")
+    """Lower-cased host without `www.`, port, user info or IPv6 brackets.
+
+    Parsed by hand: it runs for every URL of every report, and malformed URLs must still
+    yield their host rather than an exception.
+    """
+    _, separator, rest = url.partition("://")
+    if not separator:
+        return ""
+    authority = rest
+    for stop in "/?#":
+        authority = authority.split(stop, 1)[0]
+    authority = authority.rsplit("@", 1)[-1].lower()
+    if authority.startswith("["):
+        host = authority[1:].split("]", 1)[0]
+    else:
+        host = authority.split(":", 1)[0]
+    return host.rstrip(".").removeprefix("www.")
 
 
 _IPV4_LOOKING = frozenset("0123456789.xabcdefABCDEF")
@@ -145,7 +152,7 @@ def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
     # Cutting markup or dropping the heading can change how the rest parses.
     notes = RewriteNotes(structural_risk=cut_at is not None)
     has_entries = bool(parsed.entries)
-    dropped_blocks = [index for index, value in replacements.items() if value is None]
+    dropped_blocks = {index for index, value in replacements.items() if value is None}
     if parsed.heading_index is not None and parsed.heading_left_empty(dropped_blocks):
         replacements[parsed.heading_index] = None
         notes.structural_risk = True

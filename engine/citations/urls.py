@@ -51,10 +51,7 @@ class UrlParts:
     netloc: str
     path: str
     query: tuple[tuple[str, str], ...]
-
-    @property
-    def segments(self) -> tuple[str, ...]:
-        return tuple(part for part in self.path.split("/") if part)
+    segments: tuple[str, ...] = ()
 
     def render(self) -> str:
         text = f"{self.scheme}://{self.netloc}{self.path}"
@@ -89,7 +86,8 @@ def url_parts(url: str) -> UrlParts | None:
                 if not _is_tracking(name)
             )
         )
-    return UrlParts(split.scheme.lower(), netloc, path, query)
+    segments = tuple(part for part in path.split("/") if part)
+    return UrlParts(split.scheme.lower(), netloc, path, query, segments)
 
 
 def normalize_url(url: str) -> str:
@@ -101,7 +99,9 @@ def normalize_url(url: str) -> str:
     they can serve different content. Text that is not a scheme://host URL comes back
     stripped and unescaped, otherwise unchanged.
     """
-    parts = url_parts(url)
-    if parts is None:
-        return html.unescape(url.strip())
-    return parts.render()
+    return normalized_form(url, url_parts(url))
+
+
+def normalized_form(url: str, parts: UrlParts | None) -> str:
+    """`normalize_url(url)` when `url_parts(url)` is already at hand."""
+    return html.unescape(url.strip()) if parts is None else parts.render()
