@@ -34,7 +34,8 @@ NODE_NAMES = (
 )
 
 
-def _after_scope(state: ResearchState) -> Literal["research_supervisor", "__end__"]:
+async def _after_scope(state: ResearchState) -> Literal["research_supervisor", "__end__"]:
+    # Async so LangGraph routes on the event loop instead of hopping to a worker thread.
     if state.get("plan_status") == "cancelled":
         return "__end__"
     return "research_supervisor"

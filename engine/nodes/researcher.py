@@ -13,6 +13,8 @@ call time (`UnitToolsMiddleware`, through a context variable each unit sets for 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -91,12 +93,31 @@ def _with_unit_tool(request: Any) -> Any:
     return request
 
 
+_COMPILE_LOCK = threading.Lock()
+
+
 def shared_researcher(deps: EngineDeps) -> Any:
-    """The engine's compiled researcher (template tools; units swap in their own)."""
+    """The engine's compiled researcher (template tools; units swap in their own).
+
+    Thread-safe: the supervisor compiles it in a worker thread while its first model call is
+    in flight (`prepare_researcher`), so the first wave does not wait for it.
+    """
     cached = deps.cache.get("researcher")
-    if cached is None:
+    if cached is not None:
+        return cached
+    with _COMPILE_LOCK:
+        cached = deps.cache.get("researcher")
+        if cached is not None:
+            return cached
         from deepagents import create_deep_agent
+        from deepagents.backends import StateBackend
+        from deepagents.middleware.summarization import create_summarization_middleware
         from langchain.agents.middleware import TodoListMiddleware
+
+        from engine.middleware.token_count import count_tokens_cached_tools
+        from engine.middleware.trace_hops import install_inline_trace_setup
+
+        install_inline_trace_setup()
 
         model = researcher_model(deps.model_for("researcher"), deps.settings)
         register_researcher_harness(model)
@@ -105,6 +126,11 @@ def shared_researcher(deps: EngineDeps) -> Any:
             tools=deps.tools_for(SourceRegistry(), None),
             system_prompt=researcher_prompt(deps),
             middleware=[
+                # Replaces deepagents' own summarization (same name): tool schemas are priced
+                # once instead of on every model call.
+                create_summarization_middleware(
+                    model, StateBackend(), token_counter=count_tokens_cached_tools
+                ),
                 cast(AgentMiddleware, TodoListMiddleware()),
                 UnitToolsMiddleware(),
                 *researcher_middleware(
@@ -116,6 +142,14 @@ def shared_researcher(deps: EngineDeps) -> Any:
         )
         deps.cache["researcher"] = cached
     return cached
+
+
+async def prepare_researcher(deps: EngineDeps) -> None:
+    """Compile the researcher off the event loop; a failure shows up in the first unit instead."""
+    if deps.cache.get("researcher") is not None:
+        return
+    with contextlib.suppress(Exception):
+        await asyncio.to_thread(shared_researcher, deps)
 
 
 async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitOutcome:

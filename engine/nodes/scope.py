@@ -78,7 +78,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
 
     # The nodes that interrupt emit no phase: they re-run from the top when the person answers,
     # so the runner announces "clarifying" and "plan_review" with the pause instead.
-    def ask_clarification(state: ResearchState) -> dict[str, Any]:
+    async def ask_clarification(state: ResearchState) -> dict[str, Any]:
         question = state.get("clarification_question", "")
         answer = interrupt({"kind": "clarification", "question": question})
         text = str(answer).strip()
@@ -129,7 +129,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             "rejected_edit_reason": None,
         }
 
-    def review_plan(
+    async def review_plan(
         state: ResearchState,
     ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
         raw = interrupt(

@@ -12,6 +12,7 @@ siblings, and a unit that finished before the process died is checkpointed and n
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any, Literal, cast
 
@@ -31,7 +32,7 @@ from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps
-from engine.nodes.researcher import UnitOutcome, run_research_unit
+from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
 from engine.schemas import ConductResearch, ResearchComplete
@@ -135,9 +136,12 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
                 human += "\n\n## Findings so far\n" + "\n".join(carried)
             new = [SystemMessage(content=system), HumanMessage(content=human)]
             messages = new
-        reply = await guarded_tool_call(
-            deps.model_for("orchestrator"), tools, messages, policy=deps.retry
-        )
+        call = guarded_tool_call(deps.model_for("orchestrator"), tools, messages, policy=deps.retry)
+        if new:
+            # The first wave needs the compiled researcher: build it while the model thinks.
+            reply, _ = await asyncio.gather(call, prepare_researcher(deps))
+        else:
+            reply = await call
         return Command(
             goto="supervisor_tools",
             update={
@@ -146,7 +150,9 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             },
         )
 
-    def supervisor_tools(
+    # Async although it never awaits: LangGraph runs sync nodes in a worker thread, a hop that
+    # costs every supervisor pass for nothing.
+    async def supervisor_tools(
         state: SupervisorState,
     ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
         messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
