@@ -34,6 +34,7 @@ from engine.events import (
     _Event,
 )
 from engine.graph import build_graph
+from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.protocol import SessionStatus
@@ -41,6 +42,7 @@ from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
 
 # The main graph's own steps are few; researchers carry their own explicit limits.
+_log = get_logger("runner")
 GRAPH_RECURSION_LIMIT = 10_000
 _ROLE_BY_NODE = {
     "route_question": "orchestrator",
@@ -267,6 +269,7 @@ class ResearchSession:
                     yield RunFinished(session_id=self.session_id, status="cancelled")
                     return
                 if kind == "error":
+                    _log.error("session %s failed", self.session_id, exc_info=payload)
                     record_session(self.settings, self.session_id, status="failed")
                     yield RunFailed(
                         error=sanitize_run_error(payload),
@@ -325,6 +328,7 @@ async def open_session(
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    configure_logging(settings)
     async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
         yield ResearchSession(settings, graph, session_id or new_session_id())

@@ -26,6 +26,7 @@ from langchain_core.tools import BaseTool
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
+from engine.logs import get_logger
 from engine.middleware.guarded import researcher_middleware
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
@@ -37,6 +38,8 @@ from engine.nodes.researcher_harness import (
     researcher_model,
 )
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
+
+_log = get_logger("researcher")
 
 
 @dataclass
@@ -171,6 +174,8 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
         raise
     except Exception as exc:
         status = "timed_out" if isinstance(exc, TimeoutError) else "failed"
+        # The person sees the sanitized reason; the log keeps the cause (secrets redacted).
+        _log.warning("research unit %s %s", unit_id, status, exc_info=exc)
         return UnitOutcome(
             unit_id,
             topic,
