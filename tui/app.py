@@ -1,7 +1,8 @@
 """The deepresearch terminal app: screens, global keys, the command palette, the engine link.
 
-Importing this module loads Textual and the event models only; the engine's LangChain stack is
-imported by `EngineBackend` inside workers, after the first frame is on screen.
+Importing this module loads Textual and the app's own light modules only: the event models,
+settings and Markdown load after the first frame, and the engine's LangChain stack is imported
+by `EngineBackend` inside workers.
 """
 
 from __future__ import annotations
@@ -9,22 +10,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from tui.backend import Backend
 from tui.engine_link import EngineLink
 from tui.failures import describe_failure
-from tui.screens.help import HelpScreen
 from tui.screens.research import ResearchScreen
-from tui.screens.sessions import SessionChoice, SessionsScreen
-from tui.screens.settings import SettingsScreen
 from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
+
+if TYPE_CHECKING:
+    from tui.backend import Backend
+    from tui.screens.sessions import SessionChoice
 
 
 class DeepResearchApp(App[int]):
@@ -40,7 +41,7 @@ class DeepResearchApp(App[int]):
         Binding("f3", "settings", "Settings", id="app.settings"),
         Binding("ctrl+n", "new_session", "New", id="app.new_session"),
         Binding("ctrl+t", "toggle_mode", "Mode", id="app.toggle_mode"),
-        Binding("ctrl+r", "resume", "Resume", show=False, id="app.resume"),
+        Binding("ctrl+r", "resume", "Resume run", id="app.resume"),
         Binding("ctrl+x", "cancel_run", "Cancel run", show=False, id="app.cancel_run"),
     ]
 
@@ -72,15 +73,23 @@ class DeepResearchApp(App[int]):
 
     # ---- global actions ------------------------------------------------------------------
 
+    # Each screen's module (Markdown, tables, settings) loads the first time it is opened.
+
     def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def action_sessions(self) -> None:
+        from tui.screens.sessions import SessionsScreen
+
         if not isinstance(self.screen, SessionsScreen):
             self.push_screen(SessionsScreen(self.backend), self._session_chosen)
 
     def action_settings(self) -> None:
+        from tui.screens.settings import SettingsScreen
+
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen(self.backend))
 
@@ -93,17 +102,26 @@ class DeepResearchApp(App[int]):
     def action_toggle_mode(self) -> None:
         self.research.query_one(ModeToggle).cycle()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume" and self.screen_stack:
+            # Shown (and bound) only when a run stopped, failed or was cancelled; the command
+            # palette's "Resume run" stays available for a session reopened from Sessions.
+            screen = self.screen_stack[0]
+            return isinstance(screen, ResearchScreen) and screen.view.resumable
+        return True
+
     def action_resume(self) -> None:
         if self.link.running:
             self.notify("The run is still going.", severity="warning")
             return
         self.research.resume()
 
-    async def action_cancel_run(self) -> None:
+    def action_cancel_run(self) -> None:
         if not self.link.running:
             self.notify("No run in progress.")
             return
-        await self.link.cancel()
+        # In a worker: the engine winds down while the app keeps handling keys.
+        self.run_worker(self.link.cancel(), name="cancel-run", group="cancel", exclusive=True)
 
     def action_plan(self, action: str) -> None:
         """Plan review from the command palette: the same actions as the Plan pane's keys."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from engine.events import ReportReady
-from engine.protocol import SessionDriver, SessionInfo
+if TYPE_CHECKING:
+    from engine.events import ReportReady
+    from engine.protocol import SessionDriver, SessionInfo
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,10 @@ class Backend(Protocol):
     async def load_report(self, session_id: str) -> ReportReady | None: ...
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...
+
+    def offline_model(self) -> bool:
+        """Whether the settings select the built-in offline model (raises on bad settings)."""
+        ...
 
     def env_file(self) -> Path:
         """Where first-run setup writes its settings."""

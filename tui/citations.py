@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine.citations.evidence import EvidenceRecord
-from engine.events import CitationAuditEntry, ReportReady
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
+    from engine.events import CitationAuditEntry, ReportReady
 
 # `[3]` or `[3, 5]`, not a Markdown link `[text](url)` and not inside a word.
 _MARKER = re.compile(r"(?<![\w\]])\[(\d+(?:\s*,\s*\d+)*)\](?!\()")

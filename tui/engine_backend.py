@@ -1,7 +1,8 @@
 """The app's link to the real engine: every heavy import happens inside a method.
 
-The app constructs this before its first frame, so the module itself imports only settings
-(pydantic) — LangChain, LangGraph and the HTTP stack load when a worker first opens a session.
+The app constructs this before its first frame, so the module imports nothing from the
+engine: settings load after the first frame, and LangChain, LangGraph and the HTTP stack load
+when a worker first opens a session.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.events import ReportReady
-from engine.protocol import SessionDriver, SessionInfo
 from tui.backend import DoctorSummary
 
 if TYPE_CHECKING:
     from engine.config import Settings
+    from engine.events import ReportReady
+    from engine.protocol import SessionDriver, SessionInfo
 
 
 class EngineBackend:
@@ -34,6 +35,9 @@ class EngineBackend:
 
             self._settings = load_settings(cwd=self._cwd)
         return self._settings
+
+    def offline_model(self) -> bool:
+        return self.settings.offline
 
     def reload_settings(self) -> None:
         self._settings = None
@@ -63,6 +67,7 @@ class EngineBackend:
         return list(result)
 
     async def load_report(self, session_id: str) -> ReportReady | None:
+        from engine.events import ReportReady
         from engine.sessions import load_report
 
         result = load_report(self.settings, session_id)

@@ -8,23 +8,30 @@ exclusive "engine" worker. Workers only post messages; no widget is touched from
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.worker import Worker
 
-from engine.events import Event
-from engine.protocol import SessionDriver
-from tui.backend import Backend
-from tui.bridge import EngineMessage, EventBridge, StreamClosed
 from tui.failures import describe_failure
 
-DriverCall = Callable[[SessionDriver], AsyncIterator[Event]]
+if TYPE_CHECKING:
+    from engine.events import Event
+    from engine.protocol import SessionDriver
+    from tui.backend import Backend
+    from tui.bridge import EventBridge
+
+# How long a cancelled engine may take to wind down before its worker is cancelled outright.
+CANCEL_GRACE_SECONDS = 10.0
+
+DriverCall = Callable[["SessionDriver"], AsyncIterator["Event"]]
 
 
-class EngineCrashed(EngineMessage):
+class EngineCrashed(Message, bubble=False):
     """The engine raised instead of reporting `RunFailed`; `reason` is already sanitized."""
 
     def __init__(self, reason: str) -> None:
@@ -100,6 +107,9 @@ class EngineLink:
 
     def run(self, call: DriverCall, target: MessagePump) -> Worker[None]:
         """Run one driver call; a newer call replaces a running one."""
+        # The bridge loads the event models: imported with the first call, not the first frame.
+        from tui.bridge import EventBridge
+
         if self._opened is None:
             self.open(self.session_id)
         assert self._opened is not None
@@ -116,6 +126,8 @@ class EngineLink:
     async def _run_call(
         self, call: DriverCall, opened: asyncio.Future[SessionDriver], bridge: EventBridge
     ) -> None:
+        from tui.bridge import StreamClosed
+
         target = bridge.target
         try:
             driver = await asyncio.shield(opened)
@@ -132,10 +144,18 @@ class EngineLink:
             target.post_message(StreamClosed())
 
     async def cancel(self) -> None:
-        """Stop the call in progress; the session stays open and resumable."""
-        worker = self.call_worker
-        driver = self.driver
-        if worker is not None and not worker.is_finished:
-            worker.cancel()
+        """Stop the call in progress; the session stays open and resumable.
+
+        The driver is asked first: the engine then records the session as interrupted and
+        ends its stream with the cancelled phase. Cancelling the worker first would skip that
+        bookkeeping, so the worker is cancelled only if the engine does not stop in time.
+        """
+        worker, driver = self.call_worker, self.driver
+        if worker is None or worker.is_finished:
+            return
         if driver is not None:
             await driver.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(worker.wait(), CANCEL_GRACE_SECONDS)
+        if not worker.is_finished:
+            worker.cancel()

@@ -7,8 +7,6 @@ and hide secrets). Everything else is reported by its kind.
 
 from __future__ import annotations
 
-from engine.config import SettingsError
-
 _KNOWN = {
     "ModuleNotFoundError": "a part of the research engine is not installed",
     "ImportError": "a part of the research engine could not be loaded",
@@ -20,6 +18,9 @@ _KNOWN = {
 
 
 def describe_failure(error: BaseException) -> str:
+    # Imported here: the app's first frame must not wait for the settings module.
+    from engine.config import SettingsError
+
     if isinstance(error, SettingsError):
         return str(error)
     for kind in type(error).__mro__:

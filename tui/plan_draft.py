@@ -7,37 +7,12 @@ schema's reason, so the widget can show it next to the text the person typed, wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pydantic import ValidationError
 
 from engine.schemas import ResearchPlan, ResearchTrack
+from tui.track_fields import QUERY_SEPARATOR, EditResult, TrackFields
 
-QUERY_SEPARATOR = " | "
-
-
-@dataclass(frozen=True)
-class TrackFields:
-    """One track as three editable strings (queries joined by ` | `)."""
-
-    title: str
-    section: str
-    queries: str
-
-    @classmethod
-    def from_track(cls, track: ResearchTrack) -> TrackFields:
-        return cls(track.title, track.section, QUERY_SEPARATOR.join(track.queries))
-
-    def query_list(self) -> list[str]:
-        return [part.strip() for part in self.queries.split("|")]
-
-
-@dataclass(frozen=True)
-class EditResult:
-    """Whether an edit was applied; `reason` says why not."""
-
-    ok: bool
-    reason: str = ""
+__all__ = ["QUERY_SEPARATOR", "EditResult", "PlanDraft", "TrackFields", "describe_validation_error"]
 
 
 def describe_validation_error(error: ValidationError) -> str:

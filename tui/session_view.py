@@ -8,17 +8,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from engine.citations.evidence import EvidenceRecord
-from engine.events import (
-    ReportReady,
-    ResearchUnitSummary,
-    RouteDecided,
-    RuntimeProgress,
-    ToolCalled,
-    UsageUpdated,
-)
-from engine.schemas import ResearchPlan
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
+    from engine.events import (
+        ReportReady,
+        ResearchUnitSummary,
+        RouteDecided,
+        RuntimeProgress,
+        ToolCalled,
+        UsageUpdated,
+    )
+    from engine.schemas import ResearchPlan
 
 
 @dataclass

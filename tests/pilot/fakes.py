@@ -58,15 +58,21 @@ class ScriptedDriver:
         self.script = {name: list(runs) for name, runs in script.items()}
         self.calls: list[tuple[str, Any]] = []
         self.cancelled = 0
+        self._cancel = asyncio.Event()
 
     async def _replay(self, name: str, argument: Any) -> AsyncIterator[Event]:
         self.calls.append((name, argument))
+        self._cancel = asyncio.Event()
         runs = self.script.get(name) or []
         steps = runs.pop(0) if runs else []
         for step in steps:
             if isinstance(step, Hold):
                 step.reached.set()
-                await step.release.wait()
+                if await self._held_until_cancelled(step):
+                    # As the engine does: the stream ends by saying the run was cancelled.
+                    yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
+                    yield RunFinished(session_id=self.session_id, status="cancelled")
+                    return
             elif isinstance(step, BaseException):
                 raise step
             else:
@@ -85,8 +91,20 @@ class ScriptedDriver:
     def resume(self) -> AsyncIterator[Event]:
         return self._replay("resume", None)
 
+    async def _held_until_cancelled(self, hold: Hold) -> bool:
+        """Wait for the hold's release or a cancel; True when cancelled."""
+        released = asyncio.ensure_future(hold.release.wait())
+        cancelled = asyncio.ensure_future(self._cancel.wait())
+        try:
+            await asyncio.wait({released, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            released.cancel()
+            cancelled.cancel()
+        return self._cancel.is_set()
+
     async def cancel(self) -> None:
         self.cancelled += 1
+        self._cancel.set()
 
     def decisions(self) -> list[PlanDecision]:
         return [argument for name, argument in self.calls if name == "review_plan"]
@@ -105,7 +123,9 @@ class FakeBackend:
         env_path: Path | None = None,
         doctor_text: str = "deepresearch doctor\n\nok  model  offline (built-in)",
         open_error: BaseException | None = None,
+        offline: bool = True,
     ) -> None:
+        self.offline = offline
         self.default = default
         self.saved = saved or {}
         self.sessions = sessions or []
@@ -136,6 +156,9 @@ class FakeBackend:
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         return DoctorSummary(self.doctor_text, True)
+
+    def offline_model(self) -> bool:
+        return self.offline
 
     def env_file(self) -> Path:
         return self.env_path

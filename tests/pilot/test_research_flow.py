@@ -47,7 +47,7 @@ async def test_question_plan_edit_approve_units_report(tmp_path: Path) -> None:
         units = app.screen.query_one(UnitsTable)
         assert units.row_count == 3
         assert str(units.get_cell("u3", "status")) == "failed"
-        assert "search timed out" in str(units.get_cell("u3", "failure"))
+        assert "search timed out" in str(units.get_cell("u3", "topic"))
         ledger = app.screen.query_one(LedgerPane)
         assert ledger.query_one(DataTable).row_count == 6
         report = app.screen.query_one(ReportPane)

@@ -239,4 +239,3 @@ async def test_mode_toggle_is_sent_with_the_question(tmp_path: Path) -> None:
         await pilot.press("ctrl+t", "ctrl+t")
         await ask(pilot)
         assert driver.calls[0] == ("start", (QUESTION, "deep"))
-

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from engine.events import ReportReady
 from tui.screens.detail import DetailScreen, field, heading
+
+if TYPE_CHECKING:
+    from engine.events import ReportReady
 
 
 class AuditScreen(DetailScreen):

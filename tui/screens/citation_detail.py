@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from engine.citations.evidence import EvidenceRecord
-from engine.events import CitationAuditEntry
 from tui.screens.detail import DetailScreen, field, heading
+
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
+    from engine.events import CitationAuditEntry
 
 
 class CitationDetailScreen(DetailScreen):

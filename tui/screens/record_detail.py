@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from engine.citations.evidence import EvidenceRecord
 from tui.screens.detail import DetailScreen, field, heading
+
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
 
 
 class RecordDetailScreen(DetailScreen):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,24 +16,6 @@ from textual.containers import Grid, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from engine.events import ReportReady
-from engine.schemas import PlanDecision
-from tui.bridge import (
-    ClarificationAsked,
-    EvidenceArrived,
-    PhaseUpdated,
-    PlanArrived,
-    ProgressUpdated,
-    ReportArrived,
-    RouteChosen,
-    RunEnded,
-    RunFailedNotice,
-    SessionBegan,
-    StreamClosed,
-    ToolCallsLogged,
-    UnitUpdated,
-    UsageChanged,
-)
 from tui.citations import evidence_citing, source_for
 from tui.engine_link import EngineCrashed, EngineLink
 from tui.screens.audit import AuditScreen
@@ -51,6 +34,27 @@ from tui.widgets.run_notice import RunNotice
 from tui.widgets.status_header import StatusHeader
 from tui.widgets.units_table import UnitsTable
 
+if TYPE_CHECKING:
+    # Annotations only: the bridge and the event models load with the first engine call.
+    from engine.events import ReportReady
+    from engine.schemas import PlanDecision
+    from tui.bridge import (
+        ClarificationAsked,
+        EvidenceArrived,
+        PhaseUpdated,
+        PlanArrived,
+        ProgressUpdated,
+        ReportArrived,
+        RouteChosen,
+        RunEnded,
+        RunFailedNotice,
+        SessionBegan,
+        StreamClosed,
+        ToolCallsLogged,
+        UnitUpdated,
+        UsageChanged,
+    )
+
 _ENDED_PHASES = {"done", "cancelled", "failed"}
 
 
@@ -63,6 +67,8 @@ class ResearchScreen(Screen[None]):
         self.clock = clock
         self.export_dir = export_dir
         self.view = SessionView()
+        # What the settings say before any session reports (None until read).
+        self.settings_offline: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(id="header")
@@ -80,6 +86,25 @@ class ResearchScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#question").focus()
         self.set_interval(1.0, self._tick)
+        # Settings are read after the first frame, off the message loop.
+        self.call_after_refresh(self._read_offline_setting)
+
+    def _read_offline_setting(self) -> None:
+        self.run_worker(
+            self._offline_from_settings, thread=True, name="offline-setting", group="settings"
+        )
+
+    def _offline_from_settings(self) -> None:
+        try:
+            offline = self.link.backend.offline_model()
+        except Exception:  # bad settings: the doctor (F3) says which; no badge meanwhile
+            return
+        self.app.call_from_thread(self._show_settings_offline, offline)
+
+    def _show_settings_offline(self, offline: bool) -> None:
+        self.settings_offline = offline
+        if not self.view.session_id:  # a session's own report wins once it started
+            self.header.show_offline(offline)
 
     # ---- helpers -----------------------------------------------------------------------
 
@@ -97,7 +122,7 @@ class ResearchScreen(Screen[None]):
         """Clear every pane for a new or reopened session."""
         self.view = SessionView()
         self.header.reset()
-        self.header.show_offline(False)
+        self.header.show_offline(bool(self.settings_offline))
         self.query_one(PlanPane).clear()
         self.query_one(UnitsTable).clear()
         self.query_one(LedgerPane).clear()
@@ -140,7 +165,14 @@ class ResearchScreen(Screen[None]):
         self.query_one(PlanPane).end_review()
         self.link.run(lambda driver: driver.review_plan(decision), self)
 
+    def on_plan_pane_editing(self, message: PlanPane.Editing) -> None:
+        # The plan pane takes the whole grid while a track is edited, so the three inputs
+        # stay visible at 80×24; the other panes are empty during plan review anyway.
+        self.query_one("#panes").set_class(message.active, "-editing-plan")
+
     def on_plan_pane_feedback_wanted(self, _: PlanPane.FeedbackWanted) -> None:
+        from engine.schemas import PlanDecision
+
         def send(feedback: str | None) -> None:
             if feedback:
                 self.send_plan_decision(PlanDecision(action="revise", feedback=feedback))
@@ -149,9 +181,15 @@ class ResearchScreen(Screen[None]):
 
         self.app.push_screen(FeedbackScreen(), send)
 
+    def _set_resumable(self, resumable: bool) -> None:
+        # The footer offers the resume key exactly while there is something to resume.
+        self.view.resumable = resumable
+        self.app.refresh_bindings()
+
     def resume(self) -> None:
         self.query_one(RunNotice).hide()
         self.view.failure = None
+        self._set_resumable(False)
         self.link.run(lambda driver: driver.resume(), self)
 
     # ---- engine → panes ----------------------------------------------------------------
@@ -228,16 +266,19 @@ class ResearchScreen(Screen[None]):
 
     def on_run_failed_notice(self, message: RunFailedNotice) -> None:
         event = message.event
-        self.view.failure, self.view.resumable = event.error, event.resumable
+        self.view.failure = event.error
         self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
+        self._set_resumable(event.resumable)
 
     def on_run_ended(self, message: RunEnded) -> None:
         if message.event.status == "cancelled":
             self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
+            self._set_resumable(True)
 
     def on_engine_crashed(self, message: EngineCrashed) -> None:
-        self.view.failure, self.view.resumable = message.reason, True
+        self.view.failure = message.reason
         self.query_one(RunNotice).show_failure(message.reason, resumable=True)
+        self._set_resumable(True)
 
     def on_stream_closed(self, message: StreamClosed) -> None:
         if message.cancelled:
@@ -245,6 +286,7 @@ class ResearchScreen(Screen[None]):
             self.query_one(RunNotice).show_info(
                 "Run stopped. The session is saved: ctrl+r resumes it."
             )
+            self._set_resumable(True)
 
     # ---- details -----------------------------------------------------------------------
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from engine.citations.evidence import EvidenceRecord
-from engine.events import ResearchUnitSummary, ToolCalled
 from tui.presentation import format_duration
 from tui.screens.detail import DetailScreen, field, heading
+
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
+    from engine.events import ResearchUnitSummary, ToolCalled
 
 
 class UnitDetailScreen(DetailScreen):

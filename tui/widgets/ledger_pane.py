@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,24 +12,32 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select
 
-from engine.citations.evidence import EvidenceRecord
 from tui.presentation import one_line, source_domain
+from tui.throttle import Throttle
+from tui.widgets.fit_columns import FitColumnsTable
 
-# Fixed widths: measuring every cell of a 10,000-row table on each batch stalls the UI.
+if TYPE_CHECKING:
+    from engine.citations.evidence import EvidenceRecord
+
+# The claim takes what the fixed columns leave. "Conf." is the confidence, marked "?" when the
+# record notes a contradiction or uncertainty (Enter shows the note).
 _COLUMNS = (
-    ("Claim", "claim", 60),
-    ("Domains", "domains", 24),
-    ("Unit", "unit", 6),
-    ("Uncertainty", "uncertainty", 24),
+    ("Claim", "claim", 30),
+    ("Domains", "domains", 14),
+    ("Unit", "unit", 4),
+    ("Conf.", "uncertainty", 5),
 )
 ALL_DOMAINS = "__all__"
+# Rebuilding the domain options or re-sorting 10,000 rows on every batch stalls the UI.
+REFRESH_INTERVAL_SECONDS = 0.4
 
 
 def record_domains(record: EvidenceRecord) -> list[str]:
     return sorted({source_domain(url) for url in record.source_urls})
 
 
-class LedgerTable(DataTable[str]):
+class LedgerTable(FitColumnsTable):
+    flex_column = "claim"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Record", id="ledger.open"),
         Binding("s", "cycle_sort", "Sort", id="ledger.sort"),
@@ -65,6 +73,10 @@ class LedgerPane(Vertical):
         self._domain_filter: str = ALL_DOMAINS
         self._sort_column: str | None = None
         self._sort_reverse = False
+        self._domain_refresh = Throttle(
+            self, REFRESH_INTERVAL_SECONDS, self._refresh_domain_options
+        )
+        self._resort = Throttle(self, REFRESH_INTERVAL_SECONDS, self._sort_table)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="ledger-filters"):
@@ -73,9 +85,7 @@ class LedgerPane(Vertical):
         yield LedgerTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(LedgerTable)
-        for label, key, width in _COLUMNS:
-            table.add_column(label, key=key, width=width)
+        self.query_one(LedgerTable).add_fitted_columns(_COLUMNS)
 
     @property
     def records(self) -> list[EvidenceRecord]:
@@ -101,25 +111,27 @@ class LedgerPane(Vertical):
         new_domains = {d for record in records for d in record_domains(record)} - self._domains
         if new_domains:
             self._domains |= new_domains
-            self._refresh_domain_options()
+            self._domain_refresh.request()
         if self._sort_column is not None:
-            table.sort(self._sort_column, reverse=self._sort_reverse)
+            self._resort.request()
         self.border_subtitle = f"{len(self._records)} records"
 
     def clear(self) -> None:
         self._records.clear()
         self._domains.clear()
         self.query_one(LedgerTable).clear()
+        self._domain_refresh.cancel()
+        self._resort.cancel()
         self._refresh_domain_options()
         self.border_subtitle = ""
 
     def _cells(self, record: EvidenceRecord) -> tuple[str, ...]:
-        uncertainty = record.contradiction_or_uncertainty or ""
+        noted = "?" if record.contradiction_or_uncertainty else ""
         return (
             one_line(record.claim, 160),
             ", ".join(record_domains(record)),
-            record.research_unit_id,
-            f"{record.confidence:.2f} {one_line(uncertainty, 60)}".strip(),
+            record.research_unit_id.removeprefix("unit-"),
+            f"{record.confidence:.2f}{noted}",
         )
 
     def _matches(self, record: EvidenceRecord) -> bool:
@@ -144,13 +156,17 @@ class LedgerPane(Vertical):
         for record in self._records:
             if self._matches(record):
                 table.add_row(*self._cells(record), key=record.id)
-        if self._sort_column is not None:
-            table.sort(self._sort_column, reverse=self._sort_reverse)
+        self._resort.cancel()
+        self._sort_table()
         shown = table.row_count
         total = len(self._records)
         self.border_subtitle = (
             f"{shown} of {total} records" if shown != total else f"{total} records"
         )
+
+    def _sort_table(self) -> None:
+        if self._sort_column is not None:
+            self.query_one(LedgerTable).sort(self._sort_column, reverse=self._sort_reverse)
 
     # ---- filters and sorting -------------------------------------------------------------
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine.events import RouteDecided
+if TYPE_CHECKING:
+    from engine.events import RouteDecided
 
 Mode = Literal["auto", "quick", "deep"]
 MODES: tuple[Mode, ...] = ("auto", "quick", "deep")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,9 +11,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from engine.schemas import PlanDecision, ResearchPlan
-from tui.plan_draft import EditResult, PlanDraft, TrackFields
+from tui.track_fields import EditResult, TrackFields
 from tui.widgets.track_editor import TrackEditor
+
+if TYPE_CHECKING:
+    # The schema loads with the first plan, not with the first frame.
+    from engine.schemas import PlanDecision, ResearchPlan
+    from tui.plan_draft import PlanDraft
 
 _REVIEW_ACTIONS = {
     "cursor_up",
@@ -55,6 +59,13 @@ class PlanPane(Vertical, can_focus=True):
     class FeedbackWanted(Message):
         """The person wants to send the plan back; the screen asks for the feedback."""
 
+    class Editing(Message):
+        """A track editor opened or closed; the screen gives the pane room for it."""
+
+        def __init__(self, active: bool) -> None:
+            super().__init__()
+            self.active = active
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Plan"
@@ -75,6 +86,9 @@ class PlanPane(Vertical, can_focus=True):
     def show_plan(
         self, plan: ResearchPlan, *, revision: int, reviewing: bool, note: str = ""
     ) -> None:
+        from tui.plan_draft import PlanDraft
+
+        was_editing = self._editor is not None
         self.draft = PlanDraft(plan)
         self.revision = revision
         self.reviewing = reviewing
@@ -83,14 +97,20 @@ class PlanPane(Vertical, can_focus=True):
         self._render_plan()
         self._notice(note, error=bool(note))
         self.refresh_bindings()
+        if was_editing:
+            self.post_message(self.Editing(False))
 
     def end_review(self) -> None:
+        if self._editor is not None:
+            self.post_message(self.Editing(False))
         self.reviewing = False
         self._editor = None
         self._render_plan()
         self.refresh_bindings()
 
     def clear(self) -> None:
+        if self._editor is not None:
+            self.post_message(self.Editing(False))
         self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
         self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
         self.query_one("#plan-tracks", VerticalScroll).remove_children()
@@ -195,6 +215,7 @@ class PlanPane(Vertical, can_focus=True):
         self.call_after_refresh(container.scroll_to_widget, editor, animate=False)
         self._notice("Enter applies the edit · Escape discards it · Tab moves between fields")
         self.refresh_bindings()
+        self.post_message(self.Editing(True))
 
     def action_delete(self) -> None:
         assert self.draft is not None
@@ -215,6 +236,8 @@ class PlanPane(Vertical, can_focus=True):
             self._render_plan()
 
     def action_approve(self) -> None:
+        from engine.schemas import PlanDecision
+
         assert self.draft is not None
         if self.draft.changed:
             decision = PlanDecision(action="edit", plan=self.draft.plan)
@@ -226,10 +249,14 @@ class PlanPane(Vertical, can_focus=True):
         self.post_message(self.FeedbackWanted())
 
     def action_cancel_plan(self) -> None:
+        from engine.schemas import PlanDecision
+
         self.post_message(self.Decided(PlanDecision(action="cancel")))
 
     def send_feedback(self, feedback: str) -> None:
         if feedback.strip():
+            from engine.schemas import PlanDecision
+
             self.post_message(self.Decided(PlanDecision(action="revise", feedback=feedback)))
 
     # ---- the editor's verdicts -----------------------------------------------------------
@@ -261,3 +288,4 @@ class PlanPane(Vertical, can_focus=True):
         self._notice(note)
         self.focus()
         self.refresh_bindings()
+        self.post_message(self.Editing(False))

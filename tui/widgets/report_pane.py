@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
-from engine.events import ReportReady
 from tui.citations import CITATION_LINK_PREFIX, CitationMark, citation_marks, link_citations
 from tui.presentation import one_line
+
+if TYPE_CHECKING:
+    from textual.widgets import Markdown
+
+    from engine.events import ReportReady
 
 _NEEDS_REPORT = {"next_citation", "previous_citation", "open_citation", "audit", "export", "copy"}
 
@@ -54,8 +58,9 @@ class ReportPane(Vertical, can_focus=True):
         self.mark_index = -1
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="report-scroll", can_focus=False):
-            yield Markdown("", id="report-body", open_links=False)
+        # The Markdown widget (and its parser) is created with the first report, not with the
+        # first frame.
+        yield VerticalScroll(id="report-scroll", can_focus=False)
         yield Static(
             Text("The report appears here when research is done.", style="dim"), id="report-status"
         )
@@ -64,7 +69,16 @@ class ReportPane(Vertical, can_focus=True):
         self.report = report
         self.marks = citation_marks(report.report)
         self.mark_index = -1
-        self.query_one("#report-body", Markdown).update(link_citations(report.report))
+        text = link_citations(report.report)
+        body = self.body
+        if body is None:
+            from textual.widgets import Markdown
+
+            self.query_one("#report-scroll").mount(
+                Markdown(text, id="report-body", open_links=False)
+            )
+        else:
+            body.update(text)
         kept, removed = len(report.kept_citations), len(report.removed_citations)
         self.border_subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
         self._show_status()
@@ -72,10 +86,17 @@ class ReportPane(Vertical, can_focus=True):
 
     def clear(self) -> None:
         self.report, self.marks, self.mark_index = None, [], -1
-        self.query_one("#report-body", Markdown).update("")
+        if self.body is not None:
+            self.body.update("")
         self.border_subtitle = ""
         self.query_one("#report-status", Static).update(Text(""))
         self.refresh_bindings()
+
+    @property
+    def body(self) -> Markdown | None:
+        """The Markdown widget once a report was shown."""
+        found = self.query("#report-body")
+        return found.first() if found else None  # type: ignore[return-value]
 
     @property
     def current_citation(self) -> int | None:

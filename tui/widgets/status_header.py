@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from engine.events import OFFLINE_NOTICE, RuntimeProgress, UsageUpdated
 from tui.presentation import format_clock, format_tokens, one_line
+
+if TYPE_CHECKING:
+    from engine.events import RuntimeProgress, UsageUpdated
 
 _GATE_STYLE = {"pass": "bold green", "retry": "bold yellow", "none": "dim"}
 
@@ -32,11 +36,12 @@ class StatusHeader(Vertical):
         self._progress: RuntimeProgress | None = None
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
+        self._badge_ready = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
-        badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
-        yield Static(badge, id="offline-badge")
+        # The badge's wording comes from the engine, read when the badge is first shown.
+        yield Static(id="offline-badge")
 
     def on_mount(self) -> None:
         self._render_line()
@@ -58,6 +63,12 @@ class StatusHeader(Vertical):
         self._render_line()
 
     def show_offline(self, offline: bool) -> None:
+        if offline and not self._badge_ready:
+            from engine.events import OFFLINE_NOTICE
+
+            badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
+            self.query_one("#offline-badge", Static).update(badge)
+            self._badge_ready = True
         self.set_class(offline, "-offline")
 
     def reset(self) -> None:
@@ -66,9 +77,8 @@ class StatusHeader(Vertical):
 
     def status_text(self) -> Text:
         line = Text.assemble(("deepresearch", "bold"))
-        if self._phase:
-            line.append("  phase ", style="dim")
-            line.append(self._phase, style="bold")
+        line.append("  phase ", style="dim")
+        line.append(self._phase or "idle", style="bold")
         progress = self._progress
         if progress is not None:
             line.append("  gate ", style="dim")

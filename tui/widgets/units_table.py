@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowDoesNotExist
 
-from engine.events import ResearchUnitSummary
 from tui.presentation import format_duration, one_line
+from tui.widgets.fit_columns import FitColumnsTable
+
+if TYPE_CHECKING:
+    from engine.events import ResearchUnitSummary
 
 _STATUS_STYLE = {
     "queued": "dim",
@@ -21,20 +23,29 @@ _STATUS_STYLE = {
     "timed_out": "bold red",
     "skipped": "yellow",
 }
-# Fixed widths: measuring every cell on each update is what makes a big table slow.
+# The topic takes what the fixed columns leave; a failure reason leads the topic cell, so it
+# is visible at any width (Enter shows the unit's full detail).
 _COLUMNS = (
-    ("Topic", "topic", 26),
+    ("Topic", "topic", 24),
     ("Status", "status", 9),
     ("Tools", "tools", 5),
-    ("Evidence", "evidence", 8),
-    ("Time", "time", 7),
-    ("Failure", "failure", 30),
+    ("Ev.", "evidence", 3),
+    ("Time", "time", 5),
 )
+_KEYS = tuple(key for _, key, _ in _COLUMNS)
 
 
-class UnitsTable(DataTable[Text | str]):
+def unit_title(topic: str) -> str:
+    """A unit's topic as one line: the engine's rule (first line, without its label)."""
+    from engine.commands.run import unit_title as engine_unit_title
+
+    return engine_unit_title(topic)
+
+
+class UnitsTable(FitColumnsTable):
     """Rows keyed by unit id, updated in place as the engine reports each unit."""
 
+    flex_column = "topic"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Unit details", id="units.open")
     ]
@@ -47,31 +58,49 @@ class UnitsTable(DataTable[Text | str]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.border_title = "Research units"
+        # What each row shows now: a progress update repeats every unit, most unchanged.
+        self._shown: dict[str, tuple[str, ...]] = {}
 
     def on_mount(self) -> None:
-        for label, key, width in _COLUMNS:
-            self.add_column(label, key=key, width=width)
+        self.add_fitted_columns(_COLUMNS)
 
     @staticmethod
     def cells(unit: ResearchUnitSummary) -> tuple[Text | str, ...]:
+        topic = Text()
+        if unit.failure_reason:
+            topic.append(one_line(unit.failure_reason, 80), style="red")
+            topic.append(" · ", style="dim")
+        topic.append(unit_title(unit.topic))
         return (
-            Text(one_line(unit.topic, 60)),
+            topic,
             Text(unit.status, style=_STATUS_STYLE.get(unit.status, "")),
             str(unit.tool_call_count),
             str(unit.evidence_count),
             format_duration(unit.duration_seconds),
-            Text(one_line(unit.failure_reason or "", 60), style="red"),
         )
+
+    def show_units(self, units: list[ResearchUnitSummary]) -> None:
+        for unit in units:
+            self.show_unit(unit)
 
     def show_unit(self, unit: ResearchUnitSummary) -> None:
         cells = self.cells(unit)
-        try:
-            self.get_row_index(unit.id)
-        except RowDoesNotExist:
+        plain = tuple(str(cell) for cell in cells)
+        shown = self._shown.get(unit.id)
+        if shown == plain:
+            return
+        self._shown[unit.id] = plain
+        if shown is None:
             self.add_row(*cells, key=unit.id)
             return
-        for (_, column, _), value in zip(_COLUMNS, cells, strict=True):
-            self.update_cell(unit.id, column, value)
+        for column, value, before, now in zip(_KEYS, cells, shown, plain, strict=True):
+            if before != now:
+                self.update_cell(unit.id, column, value)
+
+    def clear(self, columns: bool = False) -> UnitsTable:
+        self._shown.clear()
+        super().clear(columns)
+        return self
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         # Enter and a mouse click both select the row under the cursor.

@@ -1,0 +1,134 @@
+"""What fits on screen: table columns inside their panes, the plan editor at 80×24, the header
+before any session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input
+
+from engine.config import settings_from_mapping
+from engine.events import ResearchUnitSummary
+from tests.pilot.conftest import make_app
+from tests.pilot.fakes import ScriptedDriver, full_story, settle
+from tests.pilot.steps import ask
+from tui.app import DeepResearchApp
+from tui.engine_backend import EngineBackend
+from tui.widgets.ledger_pane import LedgerPane
+from tui.widgets.status_header import StatusHeader
+from tui.widgets.units_table import UnitsTable
+
+RAW_TOPIC = (
+    "Research track: Cancellation of asyncio tasks\n"
+    "Section: Cancelling tasks\n"
+    "Queries: task cancel | CancelledError"
+)
+
+
+def columns_fit(table: DataTable[object]) -> bool:
+    used = sum(column.get_render_width(table) for column in table.columns.values())
+    return used <= table.size.width
+
+
+@pytest.mark.parametrize("size", [(120, 36), (160, 48)])
+async def test_table_columns_fit_their_panes(tmp_path: Path, size: tuple[int, int]) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=size) as pilot:
+        await ask(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        units = app.screen.query_one(UnitsTable)
+        ledger = app.screen.query_one(LedgerPane).query_one(DataTable)
+        assert columns_fit(units), [c.width for c in units.columns.values()]
+        assert columns_fit(ledger), [c.width for c in ledger.columns.values()]
+        # Every column of both tables is on screen: none is pushed past the pane's edge.
+        assert units.virtual_size.width <= units.size.width
+        assert ledger.virtual_size.width <= ledger.size.width
+        # The flexible columns grow with the terminal.
+        assert units.columns["topic"].width >= 16  # type: ignore[index]
+        assert ledger.columns["claim"].width >= 16  # type: ignore[index]
+
+
+async def test_wider_terminal_gives_the_claim_more_room(tmp_path: Path) -> None:
+    widths: list[int] = []
+    for size in ((120, 36), (180, 40)):
+        app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(LedgerPane).query_one(DataTable)
+            widths.append(table.columns["claim"].width)  # type: ignore[index]
+    assert widths[1] > widths[0]
+
+
+async def test_unit_topic_shows_the_track_title_only(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(UnitsTable)
+        table.show_unit(ResearchUnitSummary(id="unit-1", topic=RAW_TOPIC, status="running"))
+        table.show_unit(
+            ResearchUnitSummary(
+                id="unit-2", topic=RAW_TOPIC, status="failed", failure_reason="search timed out"
+            )
+        )
+        await pilot.pause()
+        assert str(table.get_cell("unit-1", "topic")) == "Cancellation of asyncio tasks"
+        failed = str(table.get_cell("unit-2", "topic"))
+        assert failed.startswith("search timed out")
+        assert "Research track" not in failed and "Queries" not in failed
+
+
+async def test_plan_editor_inputs_visible_at_80x24(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        screen_region = app.screen.region
+        for name in ("title", "section", "queries"):
+            field = app.screen.query_one(f"#{name}", Input)
+            region = field.region
+            assert region.height >= 1 and region.width >= 20, (name, region)
+            assert screen_region.contains_region(region), (name, region)
+            # Not hidden under another widget: the compositor shows this input there.
+            assert app.screen.get_widget_at(region.x + 1, region.y)[0] is field, name
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one(UnitsTable).display  # the panes come back
+
+
+async def test_header_before_any_session_is_idle_with_offline_badge(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()), offline=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        header = app.screen.query_one(StatusHeader)
+        assert "phase idle" in header.status_text().plain
+        assert header.has_class("-offline")
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert header.has_class("-offline"), "a new session keeps the settings' badge"
+
+
+async def test_header_shows_no_badge_when_a_model_is_configured(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()), offline=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        header = app.screen.query_one(StatusHeader)
+        assert "phase idle" in header.status_text().plain
+        assert not header.has_class("-offline")
+
+
+@pytest.mark.parametrize(
+    ("values", "offline"),
+    [({}, True), ({"OPENAI_API_KEY": "sk-test-not-real"}, False)],
+    ids=["nothing-configured", "key-configured"],
+)
+async def test_real_settings_decide_the_idle_badge(
+    tmp_path: Path, values: dict[str, str], offline: bool
+) -> None:
+    settings = settings_from_mapping({"DATA_DIR": str(tmp_path / "data"), **values})
+    app = DeepResearchApp(EngineBackend(settings, cwd=tmp_path), export_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one(StatusHeader).has_class("-offline") is offline

@@ -1,0 +1,210 @@
+"""The app driving the real engine: offline extractive model, sample corpus, real checkpoints.
+
+No scripted driver here: `EngineBackend` opens real sessions, so these tests catch wiring
+faults between the app and `engine.runner` that the scripted tests cannot. The sample corpus
+is indexed once per test session and each test copies the index into its own data directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Markdown
+
+from engine.config import SAMPLE_CORPUS, Settings, settings_from_mapping
+from engine.protocol import SessionDriver
+from tests.pilot.fakes import settle
+from tests.pilot.steps import ask, press_and_settle
+from tui.app import DeepResearchApp
+from tui.engine_backend import EngineBackend
+from tui.screens.sessions import SessionsScreen
+from tui.widgets.ledger_pane import LedgerPane
+from tui.widgets.plan_pane import PlanPane
+from tui.widgets.report_pane import ReportPane
+from tui.widgets.run_notice import RunNotice
+from tui.widgets.status_header import StatusHeader
+from tui.widgets.units_table import UnitsTable
+
+QUESTION = "How are asyncio tasks cancelled and how do timeouts use cancellation?"
+
+# A loaded machine runs the offline engine slowly; these bound the whole test, not a step.
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from engine.tools.local_index import LocalIndex
+
+    database = tmp_path_factory.mktemp("sample-index") / "index.sqlite"
+    LocalIndex(database, SAMPLE_CORPUS).refresh()
+    return database
+
+
+@pytest.fixture
+def engine_settings(tmp_path: Path, sample_index: Path) -> Settings:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    shutil.copy2(sample_index, data_dir / "index.sqlite")
+    return settings_from_mapping(
+        {"DATA_DIR": str(data_dir), "MIN_EVIDENCE_RECORDS": "3", "MIN_SOURCE_DOMAINS": "2"}
+    )
+
+
+class GatedEngineBackend(EngineBackend):
+    """The real engine, except that every research unit but the first waits at its tools.
+
+    That holds the run mid-research for as long as the test needs, so cancelling it is
+    deterministic; opening the gate lets a resumed run finish.
+    """
+
+    def __init__(self, settings: Settings, cwd: Path) -> None:
+        super().__init__(settings, cwd)
+        self.gate = asyncio.Event()
+
+    def _gated(self, call: Callable[..., Any]) -> Callable[..., Any]:
+        async def wait_then_call(*args: Any, **kwargs: Any) -> Any:
+            await self.gate.wait()
+            return await call(*args, **kwargs)
+
+        return wait_then_call
+
+    @asynccontextmanager
+    async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
+        from engine.nodes.deps import default_deps
+        from engine.runner import open_session
+
+        deps = default_deps(self.settings)
+        build_tools = deps.tools_for
+
+        def tools_for(registry: Any, unit_id: str | None) -> list[Any]:
+            tools = build_tools(registry, unit_id)
+            if unit_id not in (None, "unit-1"):
+                for tool in tools:
+                    tool.coroutine = self._gated(tool.coroutine)
+            return tools
+
+        deps.tools_for = tools_for
+        async with open_session(self.settings, session_id, deps=deps) as session:
+            yield session
+
+
+def app_for(backend: EngineBackend, tmp_path: Path) -> DeepResearchApp:
+    return DeepResearchApp(backend, export_dir=tmp_path / "exports")
+
+
+def cell(table: DataTable[Any], row: int, column: str) -> str:
+    return str(table.get_cell_at(table.get_cell_coordinate(table.ordered_rows[row].key, column)))
+
+
+async def wait_until(pilot: Any, condition: Callable[[], bool], seconds: float = 300) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out waiting for the engine"
+        await pilot.pause(0.05)
+
+
+async def test_question_to_verified_report_then_reopen_it(
+    tmp_path: Path, engine_settings: Settings
+) -> None:
+    app = app_for(EngineBackend(engine_settings, cwd=tmp_path), tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot, QUESTION)
+        plan = app.screen.query_one(PlanPane)
+        assert plan.reviewing and plan.draft is not None
+        tracks = plan.draft.plan.tracks
+        assert len(tracks) >= 2
+        header = app.screen.query_one(StatusHeader)
+        assert header.has_class("-offline")
+        assert "plan_review" in header.status_text().plain
+
+        await press_and_settle(pilot, "y")
+
+        units = app.screen.query_one(UnitsTable)
+        assert units.row_count >= 1
+        statuses = {cell(units, row, "status") for row in range(units.row_count)}
+        assert statuses == {"completed"}, statuses
+        ledger = app.screen.query_one(LedgerPane)
+        view = app.research.view
+        assert len(view.records) >= 3
+        assert ledger.query_one(DataTable).row_count == len(view.records)
+        report_pane = app.screen.query_one(ReportPane)
+        report = report_pane.report
+        assert report is not None and report.verification_status == "verified"
+        assert report_pane.marks, "an offline report cites its sources"
+        for track in tracks:
+            assert f"## {track.section}" in report.report
+        assert "done" in header.status_text().plain
+        assert "pass" in header.status_text().plain
+        session_id = view.session_id
+
+        # A fresh session empties the panes; the sessions screen brings the report back.
+        await press_and_settle(pilot, "ctrl+n")
+        assert report_pane.report is None
+        await press_and_settle(pilot, "f2")
+        sessions = app.screen
+        assert isinstance(sessions, SessionsScreen)
+        await wait_until(pilot, lambda: bool(sessions.sessions), 30)
+        finished = [info for info in sessions.sessions if info.session_id == session_id]
+        assert finished and finished[0].status == "completed"
+        table = sessions.query_one(DataTable)
+        table.move_cursor(row=sessions.sessions.index(finished[0]))
+        await press_and_settle(pilot, "enter")
+        assert not isinstance(app.screen, SessionsScreen)
+        reopened = app.screen.query_one(ReportPane).report
+        assert reopened is not None
+        first_section = f"## {tracks[0].section}"
+        assert first_section in reopened.report
+        body = app.screen.query_one("#report-body", Markdown)
+        assert first_section in body.source
+        assert app.research.view.session_id == session_id
+
+
+async def test_cancel_mid_research_then_resume_from_sessions(
+    tmp_path: Path, engine_settings: Settings
+) -> None:
+    backend = GatedEngineBackend(engine_settings, cwd=tmp_path)
+    app = app_for(backend, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot, QUESTION)
+        assert app.screen.query_one(PlanPane).reviewing
+        await pilot.press("y")
+        units = app.screen.query_one(UnitsTable)
+
+        def first_unit_done() -> bool:
+            return any(cell(units, row, "status") == "completed" for row in range(units.row_count))
+
+        await wait_until(pilot, first_unit_done)
+        assert app.link.running
+        await press_and_settle(pilot, "ctrl+x")
+        assert not app.link.running
+        notice = app.screen.query_one(RunNotice)
+        assert "resume" in str(notice.render()).lower()
+        assert app.screen.query_one(ReportPane).report is None
+        session_id = app.research.view.session_id
+
+        backend.gate.set()
+        await press_and_settle(pilot, "f2")
+        sessions = app.screen
+        assert isinstance(sessions, SessionsScreen)
+        await wait_until(pilot, lambda: bool(sessions.sessions), 30)
+        (saved,) = [info for info in sessions.sessions if info.session_id == session_id]
+        assert saved.status == "interrupted"
+        sessions.query_one(DataTable).move_cursor(row=sessions.sessions.index(saved))
+        await press_and_settle(pilot, "enter")
+        await wait_until(pilot, lambda: app.research.view.report is not None)
+        await settle(pilot)
+
+        report = app.screen.query_one(ReportPane).report
+        assert report is not None and report.verification_status == "verified"
+        assert app.research.view.session_id == session_id
+        assert "done" in app.screen.query_one(StatusHeader).status_text().plain
+    from engine.sessions import get_session
+
+    final = get_session(engine_settings, session_id)
+    assert final is not None and final.status == "completed"

@@ -1,0 +1,51 @@
+"""Tables whose one flexible column takes the width the fixed columns leave.
+
+DataTable columns are either measured from their contents (slow for big tables, and wider
+than a pane) or fixed. Here every column is fixed, and on each resize the flexible one is given
+what is left of the pane, so the table never scrolls sideways at the sizes the app supports
+and no cell is ever measured to lay the table out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.widgets import DataTable
+
+# Below this the flexible column stops shrinking and the table scrolls sideways instead.
+MIN_FLEX_WIDTH = 16
+
+
+class FitColumnsTable(DataTable[Any]):
+    """A DataTable with fixed-width columns plus one flexible column (`flex_column`)."""
+
+    flex_column = ""
+
+    def add_fitted_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
+        """Add (label, key, width) columns; the flexible column's width is a starting guess."""
+        for label, key, width in columns:
+            self.add_column(label, key=key, width=width)
+        self.fit_columns()
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        flex = self.columns.get(self.flex_column)  # type: ignore[call-overload]
+        if flex is None or not self.size.width:
+            return
+        padding = 2 * self.cell_padding
+        fixed = sum(
+            column.width + padding for key, column in self.columns.items() if column is not flex
+        )
+        # Room for a vertical scrollbar is always kept, so rows arriving never re-flow it.
+        available = self.size.width - self.styles.scrollbar_size_vertical - fixed - padding
+        width = max(MIN_FLEX_WIDTH, available)
+        if width != flex.width:
+            flex.width = width
+            # DataTable has no public way to re-lay out after a width change: clear its
+            # render caches and ask for the virtual size to be computed again.
+            self._clear_caches()
+            self._require_update_dimensions = True
+            self.refresh()
