@@ -236,7 +236,8 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
                 finished = True
                 text = "Research complete: the evidence passed the quality gate."
             else:
-                new_evidence = len(records) > (state.get("records_at_last_gate") or -1)
+                previous = state.get("records_at_last_gate")
+                new_evidence = previous is None or len(records) > previous
                 stalled = 0 if new_evidence else stalled + 1
                 text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
                 if stalled >= MAX_STALLED_REJECTIONS:

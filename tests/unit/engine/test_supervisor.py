@@ -138,3 +138,16 @@ async def test_consumers_need_only_runtime_progress_for_dispatch_and_gate(tmp_pa
     assert len(running) == progress[-1].dispatched_research_units
     evidence = [e for e in events if isinstance(e, EvidenceAdded)]
     assert len(evidence) == progress[-1].evidence_record_count == 4
+
+
+async def test_a_gate_with_no_evidence_at_all_also_ends_instead_of_looping(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(wave=["alpha"], researcher_error={"alpha": RuntimeError("no sources")})
+    events = await run_approved(settings, scenario)
+    statuses = [
+        p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
+    ]
+    assert statuses == ["retry", "retry"]
+    assert progress_of(events)[-1].evidence_record_count == 0
+    assert scenario.supervisor_calls <= 4
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
