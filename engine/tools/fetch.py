@@ -197,7 +197,11 @@ async def _download(url: str, settings: Settings, resolver: Resolver | None) -> 
                 raise FetchError("redirect without a location")
             if location is None:
                 return _Download(current.url, content_type, body)
-            current = validate_url(urljoin(current.url, location), allowed_hosts=allowed)
+            try:
+                target = urljoin(current.url, location)
+            except ValueError:  # e.g. "http://[bad/": any page can send a broken header
+                raise FetchError("invalid redirect location") from None
+            current = validate_url(target, allowed_hosts=allowed)
     raise FetchError("too many redirects")
 
 
@@ -216,7 +220,7 @@ async def fetch_page(
         raise FetchError(str(exc)) from None
     except (TimeoutError, httpx.TimeoutException):
         raise FetchError("request timed out") from None
-    except (httpx.HTTPError, HostResolutionError, OSError, ssl.SSLError):
+    except (httpx.HTTPError, httpx.InvalidURL, HostResolutionError, OSError, ssl.SSLError):
         raise FetchError("network error while fetching URL") from None
 
     media, charset = _media_type(download.content_type, download.body[:512])

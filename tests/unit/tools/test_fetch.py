@@ -79,6 +79,14 @@ async def test_redirect_without_location(web_server: WebServer, tmp_path: Path) 
     assert message == "redirect without a location"
 
 
+async def test_a_malformed_redirect_location_is_a_fetch_error(
+    web_server: WebServer, tmp_path: Path
+) -> None:
+    url = web_server.url("/redirect?to=http%3A%2F%2F%5Bbad%2F")
+    message = await _fetch_error(url, _settings(web_server, tmp_path))
+    assert message == "invalid redirect location"
+
+
 async def test_redirect_to_forbidden_server_sends_it_no_request(
     web_server: WebServer, tmp_path: Path
 ) -> None:
