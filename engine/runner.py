@@ -179,6 +179,15 @@ class ResearchSession:
 
     async def resume(self) -> AsyncIterator[Event]:
         snapshot = await self.graph.aget_state(self.config)
+        if snapshot.created_at is None:
+            # Nothing was ever checkpointed under this id: say so rather than "finish" it.
+            yield RunFailed(
+                error=f"no saved session {self.session_id!r}; `deepresearch sessions` lists them",
+                phase="",
+                resumable=False,
+                session_id=self.session_id,
+            )
+            return
         values = snapshot.values or {}
         self._question = values.get("question", "")
         self._mode = values.get("mode") or self._mode

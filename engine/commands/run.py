@@ -165,12 +165,15 @@ async def run_headless(
                         else:
                             out.write(event.report)
                             out.flush()
+                        if event.report_path:
+                            print(f"report saved to {event.report_path}", file=err)
                     elif isinstance(event, RunFailed):
-                        print(
-                            f"run failed: {event.error} (resume: deepresearch run --resume "
-                            f"{session.session_id})",
-                            file=err,
+                        hint = (
+                            f" (resume: deepresearch run --resume {session.session_id})"
+                            if event.resumable
+                            else ""
                         )
+                        print(f"run failed: {event.error}{hint}", file=err)
                         return EXIT_FAILED
                     elif isinstance(event, RunFinished):
                         code = EXIT_OK if event.status == "completed" else EXIT_FAILED

@@ -142,3 +142,20 @@ def test_sessions_lists_saved_sessions_with_status(tmp_path: Path, capsys, monke
     rows = {line.split()[0]: line for line in out[1:]}
     assert "completed" in rows["s-1"] and "How do caches work?" in rows["s-1"]
     assert "awaiting_plan_review" in rows["s-2"]
+
+
+async def test_resuming_an_unknown_session_fails_clearly_and_records_nothing(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, _out, err = await headless(settings, Scenario(), "--resume", "no-such-session")
+    assert code != EXIT_OK
+    assert "no saved session 'no-such-session'" in err
+    assert "resume:" not in err
+    assert all(info.session_id != "no-such-session" for info in list_sessions(settings))
+
+
+async def test_a_report_on_stdout_also_names_where_it_was_saved(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, out, err = await headless(settings, Scenario(), "Compare alpha and beta", "--yes")
+    assert code == EXIT_OK
+    saved = next(line for line in err.splitlines() if line.startswith("report saved to "))
+    assert Path(saved.removeprefix("report saved to ")).read_text() == out
