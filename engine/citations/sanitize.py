@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from engine.citations.parse import (
     RewriteNotes,
@@ -49,6 +50,7 @@ def _host(url: str) -> str:
 
 
 _IPV4_LOOKING = frozenset("0123456789.xabcdefABCDEF")
+_NUMERIC_LABEL = re.compile(r"0x[0-9a-f]*|[0-9]+")
 
 
 def _is_ip_literal(host: str) -> bool:
@@ -59,10 +61,9 @@ def _is_ip_literal(host: str) -> bool:
     try:
         ipaddress.ip_address(candidate)
     except ValueError:
-        # Numeric host forms (`2130706433`, `0x7f000001`) are IPv4 addresses in disguise.
-        return candidate.isdigit() or (
-            candidate.startswith("0x") and all(c in "0123456789abcdef" for c in candidate[2:])
-        )
+        # Numeric host forms (`2130706433`, `0x7f.1`, `127.1`, `0177.0.0.1`) are IPv4
+        # addresses in disguise: no real top-level domain is a number.
+        return _NUMERIC_LABEL.fullmatch(candidate.rsplit(".", 1)[-1].lower()) is not None
     return True
 
 
