@@ -107,5 +107,11 @@ def load_report(settings: Settings, session_id: str) -> str | None:
     """The saved Markdown report of a session, or None when it has none yet."""
     if not session_id.replace("-", "").replace("_", "").isalnum():
         return None
+    # The index names the latest report (follow-up questions each get their own file).
+    info = get_session(settings, session_id)
     path = settings.reports_dir / f"{session_id}.md"
+    if info is not None and info.report_path:
+        recorded = Path(info.report_path)
+        if recorded.parent == settings.reports_dir and recorded.is_file():
+            path = recorded
     return path.read_text(encoding="utf-8") if path.is_file() else None

@@ -50,11 +50,13 @@ def session_id_of(config: RunnableConfig) -> str:
 
 
 def save_report(
-    reports_dir: Path, session_id: str, report: str, audit: dict[str, Any]
+    reports_dir: Path, session_id: str, report: str, audit: dict[str, Any], run_number: int = 1
 ) -> tuple[str, str]:
+    """Write the report and its audit; a follow-up question's report never overwrites one."""
     reports_dir.mkdir(parents=True, exist_ok=True)
-    report_path = reports_dir / f"{session_id}.md"
-    audit_path = reports_dir / f"{session_id}.audit.json"
+    stem = session_id if run_number <= 1 else f"{session_id}-{run_number}"
+    report_path = reports_dir / f"{stem}.md"
+    audit_path = reports_dir / f"{stem}.audit.json"
     report_path.write_text(report, encoding="utf-8")
     audit_path.write_text(json.dumps(audit, indent=2, ensure_ascii=False), encoding="utf-8")
     return str(report_path), str(audit_path)
@@ -85,7 +87,11 @@ def build_verify(deps: EngineDeps) -> Any:
             "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
         }
         report_path, audit_path = save_report(
-            settings.reports_dir, session_id_of(config), report, audit
+            settings.reports_dir,
+            session_id_of(config),
+            report,
+            audit,
+            run_number=state.get("run_number") or 1,
         )
         emit(
             ReportReady(

@@ -15,7 +15,7 @@ from engine.events import (
 from engine.nodes.topic import topic_shifted
 from engine.runner import open_session
 from engine.schemas import PlanDecision
-from engine.sessions import list_sessions
+from engine.sessions import list_sessions, load_report
 from tests.unit.engine.conftest import Scenario, make_settings
 
 
@@ -162,6 +162,11 @@ async def test_same_topic_follow_up_reuses_the_brief_and_keeps_the_ledger(tmp_pa
     new_ids = {e.record.research_unit_id for e in second if isinstance(e, EvidenceAdded)}
     assert new_ids == {"unit-2.1", "unit-2.2", "unit-2.3"}
     assert first_count == 6 and report.verification_status == "verified"
+    # Each question keeps its own report file; the session's latest is the one reopened.
+    first_report = next(e for e in first if isinstance(e, ReportReady))
+    assert first_report.report_path != report.report_path
+    assert Path(first_report.report_path).is_file() and Path(report.report_path).is_file()
+    assert load_report(settings, session.session_id) == report.report
 
 
 async def test_topic_shift_resets_research_and_asks_again(tmp_path: Path):
