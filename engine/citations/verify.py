@@ -40,7 +40,9 @@ def _resolve(entry: SourceEntry, registry: SourceRegistry) -> tuple[str | None, 
 _MAX_PASSES = 10
 
 
-def verify_citations(report: str, registry: SourceRegistry) -> CitationVerification:
+def verify_citations(
+    report: str, registry: SourceRegistry, *, strict: bool = False
+) -> CitationVerification:
     """Check every entry of the report's sources list against the registry.
 
     A matched entry is rewritten to the registry's URL (or key). Entries that match nothing are
@@ -48,21 +50,27 @@ def verify_citations(report: str, registry: SourceRegistry) -> CitationVerificat
     the body's markers are rewritten to it. Inline markers whose entry was removed or never
     existed are deleted. Numbers are not closed up here: `sanitize_report` does that, so this
     audit trail speaks in the numbers the writer used. Verifying the result changes nothing.
+
+    An empty registry returns the report unchanged (`unverified` / `no_sources`) unless
+    `strict`: then nothing was retrieved, so every citation is removed as unverifiable
+    against it — what the engine does before a report reaches a person.
     """
-    result, risky = _verify_once(report, registry)
+    result, risky = _verify_once(report, registry, strict=strict)
     removed = list(result.removed_citations)
     for _ in range(_MAX_PASSES - 1):
         if not risky or result.verified_report == report:
             break
         report = result.verified_report
-        result, risky = _verify_once(report, registry)
+        result, risky = _verify_once(report, registry, strict=strict)
         removed.extend(result.removed_citations)
     return result.model_copy(update={"removed_citations": removed})
 
 
-def _verify_once(report: str, registry: SourceRegistry) -> tuple[CitationVerification, bool]:
+def _verify_once(
+    report: str, registry: SourceRegistry, *, strict: bool = False
+) -> tuple[CitationVerification, bool]:
     """One verification pass (see `verify_citations`), and whether it must be repeated."""
-    if len(registry) == 0:
+    if len(registry) == 0 and not strict:
         return CitationVerification(
             verified_report=report, status="unverified", reason="no_sources"
         ), False
@@ -144,7 +152,7 @@ def _verify_once(report: str, registry: SourceRegistry) -> tuple[CitationVerific
             verified_report=text,
             removed_citations=ordered_removed,
             status="unverified",
-            reason="no_valid_citations",
+            reason="no_sources" if len(registry) == 0 else "no_valid_citations",
         )
     return verified, notes.structural_risk
 

@@ -68,7 +68,8 @@ def build_verify(deps: EngineDeps) -> Any:
     def verify(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
         emit(PhaseChanged(phase="verifying"))
         registry = SourceRegistry.from_dict(state.get("registry"))
-        verification = verify_citations(state.get("final_report", ""), registry)
+        # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
+        verification = verify_citations(state.get("final_report", ""), registry, strict=True)
         sanitized = sanitize_report(verification.verified_report)
         report = sanitized.sanitized_report.strip() + "\n"
         notice = OFFLINE_NOTICE if settings.offline else None

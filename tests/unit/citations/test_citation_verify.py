@@ -119,6 +119,18 @@ def test_empty_registry_returns_report_unchanged() -> None:
     assert result.valid_citations == [] and result.removed_citations == []
 
 
+def test_strict_empty_registry_removes_every_citation() -> None:
+    report = "Claim [1] and another [2].\n\n## Sources\n[1] X: https://nope.example/x\n[2] y.md\n"
+    result = verify_citations(report, SourceRegistry(), strict=True)
+    assert "[1]" not in result.verified_report and "nope.example" not in result.verified_report
+    assert result.verified_report.startswith("Claim and another.")
+    assert (result.status, result.reason) == ("unverified", "no_sources")
+    assert [c.reason for c in result.removed_citations] == [
+        "url_not_in_registry",
+        "citation_key_not_in_registry",
+    ]
+
+
 def test_report_without_sources_loses_its_markers() -> None:
     result = verify_citations("A claim [1] with no list [2].", REGISTRY)
     assert result.verified_report == "A claim with no list."
