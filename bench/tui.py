@@ -130,6 +130,11 @@ async def bridge_throughput(units: int, records: int) -> dict[str, float]:
     app = DeepResearchApp(FakeBackend(driver), clock=time.monotonic)  # type: ignore[arg-type]
     stalls: list[float] = []
     async with app.run_test(size=(120, 36)) as pilot:
+        # Measure the steady state: the app's after-first-frame loading (settings and the
+        # event models, in a thread) is done first.
+        while app.research.settings_offline is None:
+            await pilot.pause(0.02)
+        await app.workers.wait_for_complete()
         last = time.perf_counter()
 
         def beat() -> None:
@@ -147,6 +152,10 @@ async def bridge_throughput(units: int, records: int) -> dict[str, float]:
         while len(ledger.records) < records:
             await asyncio.sleep(0.005)
         elapsed = time.perf_counter() - started
+        # The table draws the last rows after they are added: that counts too.
+        await pilot.pause(0.2)
+        stalls.append(time.perf_counter() - last)
+        measured = list(stalls)  # beats after this point (shutting down) are not counted
         rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         rows = len(ledger.records)
         shown_units = app.research.query_one("#units").row_count  # type: ignore[attr-defined]
@@ -154,7 +163,7 @@ async def bridge_throughput(units: int, records: int) -> dict[str, float]:
         "events": len(events),
         "seconds": elapsed,
         "rate": len(events) / elapsed,
-        "max_stall_ms": max(stalls) * 1000 if stalls else 0.0,
+        "max_stall_ms": max(measured) * 1000 if measured else 0.0,
         "rss_mb": rss_mb,
         "rows": rows,
         "units": shown_units,

@@ -60,6 +60,9 @@ _ENDED_PHASES = {"done", "cancelled", "failed"}
 
 class ResearchScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("research.tcss")
+    # Focused as the screen mounts: a second focus change in on_mount would restyle every
+    # widget again before the first frame.
+    AUTO_FOCUS = "#question"
 
     def __init__(self, link: EngineLink, *, clock: Callable[[], float], export_dir: Path) -> None:
         super().__init__()
@@ -84,17 +87,18 @@ class ResearchScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#question").focus()
         self.set_interval(1.0, self._tick)
-        # Settings are read after the first frame, off the message loop.
-        self.call_after_refresh(self._read_offline_setting)
+        # Settings and the event models load after the first frame, off the message loop, so
+        # neither the first frame nor the first question waits for them.
+        self.call_after_refresh(self._warm_up)
 
-    def _read_offline_setting(self) -> None:
-        self.run_worker(
-            self._offline_from_settings, thread=True, name="offline-setting", group="settings"
-        )
+    def _warm_up(self) -> None:
+        self.run_worker(self._load_in_background, thread=True, name="warm-up", group="warm-up")
 
-    def _offline_from_settings(self) -> None:
+    def _load_in_background(self) -> None:
+        import tui.bridge
+        import tui.plan_draft  # noqa: F401
+
         try:
             offline = self.link.backend.offline_model()
         except Exception:  # bad settings: the doctor (F3) says which; no badge meanwhile
@@ -250,9 +254,9 @@ class ResearchScreen(Screen[None]):
     def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
         self.view.add_tool_calls(message.drain())
 
-    def on_evidence_arrived(self, message: EvidenceArrived) -> None:
+    async def on_evidence_arrived(self, message: EvidenceArrived) -> None:
         fresh = self.view.add_records(message.drain())
-        self.query_one(LedgerPane).add_records(fresh)
+        await self.query_one(LedgerPane).add_records(fresh)
 
     def on_usage_changed(self, message: UsageChanged) -> None:
         self.view.usage = message.event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -19,17 +20,20 @@ from tui.widgets.fit_columns import FitColumnsTable
 if TYPE_CHECKING:
     from engine.citations.evidence import EvidenceRecord
 
+_DOMAINS_WIDTH = 14
 # The claim takes what the fixed columns leave. "Conf." is the confidence, marked "?" when the
 # record notes a contradiction or uncertainty (Enter shows the note).
 _COLUMNS = (
     ("Claim", "claim", 30),
-    ("Domains", "domains", 14),
+    ("Domains", "domains", _DOMAINS_WIDTH),
     ("Unit", "unit", 4),
     ("Conf.", "uncertainty", 5),
 )
 ALL_DOMAINS = "__all__"
 # Rebuilding the domain options or re-sorting 10,000 rows on every batch stalls the UI.
 REFRESH_INTERVAL_SECONDS = 0.4
+# Rows added before the message loop gets a turn (to draw, to take a key press).
+ROWS_PER_SLICE = 150
 
 
 def record_domains(record: EvidenceRecord) -> list[str]:
@@ -73,6 +77,9 @@ class LedgerPane(Vertical):
         self._domain_filter: str = ALL_DOMAINS
         self._sort_column: str | None = None
         self._sort_reverse = False
+        self._domains_of: dict[str, list[str]] = {}
+        # Bumped by clear(): a slice loop of an earlier session stops adding its rows.
+        self._generation = 0
         self._domain_refresh = Throttle(
             self, REFRESH_INTERVAL_SECONDS, self._refresh_domain_options
         )
@@ -100,15 +107,26 @@ class LedgerPane(Vertical):
 
     # ---- data --------------------------------------------------------------------------
 
-    def add_records(self, records: list[EvidenceRecord]) -> None:
-        if not records:
-            return
+    async def add_records(self, records: list[EvidenceRecord]) -> None:
+        """Add a batch in slices, yielding between them so a big batch never stalls the UI."""
+        generation = self._generation
+        for start in range(0, len(records), ROWS_PER_SLICE):
+            if start:
+                await asyncio.sleep(0)
+                if generation != self._generation:
+                    return
+            self._add_slice(records[start : start + ROWS_PER_SLICE])
+
+    def _add_slice(self, records: list[EvidenceRecord]) -> None:
         self._records.extend(records)
         table = self.query_one(LedgerTable)
+        new_domains: set[str] = set()
         for record in records:
+            domains = self._domains_of[record.id] = record_domains(record)
+            new_domains.update(domains)
             if self._matches(record):
                 table.add_row(*self._cells(record), key=record.id)
-        new_domains = {d for record in records for d in record_domains(record)} - self._domains
+        new_domains -= self._domains
         if new_domains:
             self._domains |= new_domains
             self._domain_refresh.request()
@@ -117,6 +135,8 @@ class LedgerPane(Vertical):
         self.border_subtitle = f"{len(self._records)} records"
 
     def clear(self) -> None:
+        self._generation += 1
+        self._domains_of.clear()
         self._records.clear()
         self._domains.clear()
         self.query_one(LedgerTable).clear()
@@ -129,13 +149,15 @@ class LedgerPane(Vertical):
         noted = "?" if record.contradiction_or_uncertainty else ""
         return (
             one_line(record.claim, 160),
-            ", ".join(record_domains(record)),
+            one_line(", ".join(self._domains_of[record.id]), _DOMAINS_WIDTH),
             record.research_unit_id.removeprefix("unit-"),
             f"{record.confidence:.2f}{noted}",
         )
 
     def _matches(self, record: EvidenceRecord) -> bool:
-        if self._domain_filter != ALL_DOMAINS and self._domain_filter not in record_domains(record):
+        if self._domain_filter != ALL_DOMAINS and self._domain_filter not in self._domains_of.get(
+            record.id, ()
+        ):
             return False
         if self._text_filter:
             haystack = " ".join((record.claim, *record.source_urls, record.research_unit_id))

@@ -20,7 +20,8 @@ class TrackEditor(Vertical):
     DEFAULT_CSS = """
     TrackEditor { height: auto; border: round $accent; padding: 0 1; }
     TrackEditor Input { height: 1; border: none; padding: 0; margin: 0 0 0 0; }
-    TrackEditor Input:focus { background: $boost; }
+    /* Input's own focus rule adds a tall border, which in one row would hide the text. */
+    TrackEditor Input:focus { border: none; background: $boost; }
     TrackEditor .label { height: 1; color: $text-muted; }
     TrackEditor #track-error { height: auto; color: $error; display: none; }
     TrackEditor.-refused #track-error { display: block; }
