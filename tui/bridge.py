@@ -2,8 +2,8 @@
 
 Every other part of the app sees typed messages, never raw events. High-frequency facts are
 coalesced so a fast engine cannot flood the message loop: progress and usage messages replace a
-queued one of the same kind (`can_replace`), a unit's update replaces a queued update of the
-same unit, and evidence and tool calls are buffered with one wake-up message per batch.
+queued one of the same kind (`can_replace`); unit states (latest per unit), evidence and tool
+calls are buffered with one wake-up message per batch.
 """
 
 from __future__ import annotations
@@ -87,17 +87,6 @@ class ProgressUpdated(EngineMessage):
         return isinstance(message, ProgressUpdated)
 
 
-class UnitUpdated(EngineMessage):
-    """One research unit's latest state; a newer update of the same unit supersedes it."""
-
-    def __init__(self, unit: ResearchUnitSummary) -> None:
-        super().__init__()
-        self.unit = unit
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, UnitUpdated) and message.unit.id == self.unit.id
-
-
 class UsageChanged(EngineMessage):
     """Token totals; only the newest one matters."""
 
@@ -123,6 +112,36 @@ class _Batch(Generic[T]):
     def drain(self) -> list[T]:
         items, self._items = self._items, []
         return items
+
+
+class _LatestByKey(Generic[T]):
+    """Like `_Batch`, but a newer item with the same key replaces the queued one."""
+
+    def __init__(self) -> None:
+        self._items: dict[str, T] = {}
+
+    def add(self, key: str, item: T) -> bool:
+        self._items[key] = item
+        return len(self._items) == 1
+
+    def drain(self) -> list[T]:
+        items, self._items = self._items, {}
+        return list(items.values())
+
+
+class UnitsUpdated(EngineMessage):
+    """Research units changed; `drain()` takes each changed unit's latest state.
+
+    One wake-up per batch, not one message per unit: 200 units starting at once would
+    otherwise be 200 dispatches before the screen could draw.
+    """
+
+    def __init__(self, batch: _LatestByKey[ResearchUnitSummary]) -> None:
+        super().__init__()
+        self._batch = batch
+
+    def drain(self) -> list[ResearchUnitSummary]:
+        return self._batch.drain()
 
 
 class EvidenceArrived(EngineMessage):
@@ -182,11 +201,18 @@ class EventBridge:
         self.target = target
         self._evidence: _Batch[EvidenceRecord] = _Batch()
         self._tool_calls: _Batch[ToolCalled] = _Batch()
+        self._units: _LatestByKey[ResearchUnitSummary] = _LatestByKey()
         self.events_seen = 0
 
     def post(self, event: Event) -> None:
         """Translate one event; unknown-to-the-UI facts (metrics) are dropped here."""
         self.events_seen += 1
+        if isinstance(event, RuntimeProgress) and event.research_units:
+            # Units reported inside progress join the same latest-wins batch as unit updates,
+            # so an older progress can never overwrite a newer unit state on screen.
+            wake = [self._units.add(unit.id, unit) for unit in event.research_units]
+            if wake[0]:
+                self.target.post_message(UnitsUpdated(self._units))
         message = self._translate(event)
         if message is not None:
             self.target.post_message(message)
@@ -198,7 +224,7 @@ class EventBridge:
             case ToolCalled():
                 return ToolCallsLogged(self._tool_calls) if self._tool_calls.add(event) else None
             case ResearchUnitUpdated(unit=unit):
-                return UnitUpdated(unit)
+                return UnitsUpdated(self._units) if self._units.add(unit.id, unit) else None
             case RuntimeProgress():
                 return ProgressUpdated(event)
             case UsageUpdated():

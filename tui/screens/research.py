@@ -51,7 +51,7 @@ if TYPE_CHECKING:
         SessionBegan,
         StreamClosed,
         ToolCallsLogged,
-        UnitUpdated,
+        UnitsUpdated,
         UsageChanged,
     )
 
@@ -241,15 +241,13 @@ class ResearchScreen(Screen[None]):
     def on_progress_updated(self, message: ProgressUpdated) -> None:
         progress = message.event
         self.view.progress = progress
-        self.header.show_progress(progress)
-        table = self.query_one(UnitsTable)
-        for unit in progress.research_units:
-            self.view.units[unit.id] = unit
-            table.show_unit(unit)
+        self.header.show_progress(progress)  # its units arrive as `UnitsUpdated`
 
-    def on_unit_updated(self, message: UnitUpdated) -> None:
-        self.view.units[message.unit.id] = message.unit
-        self.query_one(UnitsTable).show_unit(message.unit)
+    def on_units_updated(self, message: UnitsUpdated) -> None:
+        units = message.drain()
+        for unit in units:
+            self.view.units[unit.id] = unit
+        self.query_one(UnitsTable).show_units(units)
 
     def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
         self.view.add_tool_calls(message.drain())

@@ -33,7 +33,7 @@ ALL_DOMAINS = "__all__"
 # Rebuilding the domain options or re-sorting 10,000 rows on every batch stalls the UI.
 REFRESH_INTERVAL_SECONDS = 0.4
 # Rows added before the message loop gets a turn (to draw, to take a key press).
-ROWS_PER_SLICE = 150
+ROWS_PER_SLICE = 50
 
 
 def record_domains(record: EvidenceRecord) -> list[str]:
