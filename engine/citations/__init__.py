@@ -1,63 +1,51 @@
 """Citation verification, report sanitization and grounded evidence (pure, no network).
 
-Everything here is standard library and pydantic only, so importing it stays cheap.
+The public names are loaded on first use: `engine.events` imports the evidence model from
+this package, and the app must not pay for the parsers before its first frame.
 """
 
-from engine.citations.evidence import EvidenceRecord
-from engine.citations.extract import (
-    CitedSentence,
-    evidence_from_message,
-    extract_cited_sentences,
-    split_sentences,
-)
-from engine.citations.grounding import Claim, Report, ReportSource
-from engine.citations.parse import (
-    InlineMarker,
-    SourceEntry,
-    find_inline_markers,
-    parse_sources_section,
-)
-from engine.citations.pipeline import check_report
-from engine.citations.registry import RegisteredSource, SourceRegistry, merge_registry_dicts
-from engine.citations.results import (
-    CheckedReport,
-    CitationVerification,
-    RemovedCitation,
-    SanitizationRemoval,
-    SanitizedReport,
-    ValidCitation,
-)
-from engine.citations.sanitize import sanitize_report, unsafe_url_reason
-from engine.citations.uncertainty import flag_uncertainty
-from engine.citations.urls import normalize_url
-from engine.citations.verify import verify_citations
+from __future__ import annotations
 
-__all__ = [
-    "CheckedReport",
-    "CitationVerification",
-    "CitedSentence",
-    "Claim",
-    "EvidenceRecord",
-    "InlineMarker",
-    "RegisteredSource",
-    "RemovedCitation",
-    "Report",
-    "ReportSource",
-    "SanitizationRemoval",
-    "SanitizedReport",
-    "SourceEntry",
-    "SourceRegistry",
-    "ValidCitation",
-    "check_report",
-    "evidence_from_message",
-    "extract_cited_sentences",
-    "find_inline_markers",
-    "flag_uncertainty",
-    "merge_registry_dicts",
-    "normalize_url",
-    "parse_sources_section",
-    "sanitize_report",
-    "split_sentences",
-    "unsafe_url_reason",
-    "verify_citations",
-]
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "EvidenceRecord": "evidence",
+    "CitedSentence": "extract",
+    "evidence_from_message": "extract",
+    "extract_cited_sentences": "extract",
+    "split_sentences": "extract",
+    "Claim": "grounding",
+    "Report": "grounding",
+    "ReportSource": "grounding",
+    "InlineMarker": "parse",
+    "SourceEntry": "parse",
+    "find_inline_markers": "parse",
+    "parse_sources_section": "parse",
+    "check_report": "pipeline",
+    "RegisteredSource": "registry",
+    "SourceRegistry": "registry",
+    "merge_registry_dicts": "registry",
+    "CheckedReport": "results",
+    "CitationVerification": "results",
+    "RemovedCitation": "results",
+    "SanitizationRemoval": "results",
+    "SanitizedReport": "results",
+    "ValidCitation": "results",
+    "sanitize_report": "sanitize",
+    "unsafe_url_reason": "sanitize",
+    "flag_uncertainty": "uncertainty",
+    "normalize_url": "urls",
+    "verify_citations": "verify",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine.citations' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"engine.citations.{module}"), name)
+    globals()[name] = value
+    return value

@@ -47,3 +47,17 @@ def test_contract_modules_do_not_pull_the_langchain_stack(module: str) -> None:
         if m.split(".")[0] in {"langchain_core", "langgraph", "langchain", "httpx"}
     )
     assert heavy == [], f"{module} imported {heavy[:5]}"
+
+
+def test_the_event_contract_loads_only_the_evidence_model_of_citations() -> None:
+    loaded = _modules_after("import engine.events")
+    citations = sorted(m for m in loaded if m.startswith("engine.citations"))
+    assert citations == ["engine.citations", "engine.citations.evidence"]
+
+
+def test_citation_names_still_resolve_from_the_package() -> None:
+    import engine.citations as citations
+
+    assert callable(citations.verify_citations)
+    assert citations.SourceRegistry.__name__ == "SourceRegistry"
+    assert set(citations.__all__) >= {"sanitize_report", "extract_cited_sentences"}
