@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,8 @@ from langchain_core.outputs import LLMResult
 
 from engine.config import ResearchMode, Settings
 from engine.events import (
+    OFFLINE_NOTICE,
+    CitationAuditEntry,
     ClarificationRequested,
     Event,
     PhaseChanged,
@@ -166,16 +168,20 @@ class ResearchSession:
         )
         yield self._started(resumed=False)
         graph_input = {"question": question, "mode": mode, "messages": [HumanMessage(question)]}
-        async for event in self._run(graph_input):
-            yield event
+        async with contextlib.aclosing(self._run(graph_input)) as stream:
+            async for event in stream:
+                yield event
 
     async def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
-        async for event in self._resume_with(answer):
-            yield event
+        async with contextlib.aclosing(self._resume_with(answer)) as stream:
+            async for event in stream:
+                yield event
 
     async def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
-        async for event in self._resume_with(decision.model_dump(mode="json")):
-            yield event
+        resume_value = decision.model_dump(mode="json")
+        async with contextlib.aclosing(self._resume_with(resume_value)) as stream:
+            async for event in stream:
+                yield event
 
     async def resume(self) -> AsyncIterator[Event]:
         snapshot = await self.graph.aget_state(self.config)
@@ -197,12 +203,17 @@ class ResearchSession:
                 yield event
             return
         if not snapshot.next:
+            saved = saved_report_event(values)
+            if saved is not None:
+                self.last_report = saved
+                yield saved
             for event in self._finish(values):
                 yield event
             return
         record_session(self.settings, self.session_id, status="running")
-        async for event in self._run(None):
-            yield event
+        async with contextlib.aclosing(self._run(None)) as stream:
+            async for event in stream:
+                yield event
 
     async def cancel(self) -> None:
         self._cancelled = True
@@ -224,15 +235,21 @@ class ResearchSession:
             resumed=resumed,
         )
 
-    async def _resume_with(self, value: Any) -> AsyncIterator[Event]:
+    async def _resume_with(self, value: Any) -> AsyncGenerator[Event, None]:
         from langgraph.types import Command
 
         record_session(self.settings, self.session_id, status="running")
-        async for event in self._run(Command(resume=value)):
-            yield event
+        async with contextlib.aclosing(self._run(Command(resume=value))) as stream:
+            async for event in stream:
+                yield event
 
-    async def _run(self, graph_input: Any) -> AsyncIterator[Event]:
-        """Stream one leg of the run (until it pauses, ends, fails or is cancelled)."""
+    async def _run(self, graph_input: Any) -> AsyncGenerator[Event, None]:
+        """Stream one leg of the run (until it pauses, ends, fails or is cancelled).
+
+        Every public stream wraps this one in `aclosing`, so a reader that stops early stops
+        the graph at once and the session is recorded as interrupted, not whenever the
+        abandoned generator happens to be collected.
+        """
         self._cancelled = False
         tracker = UsageTracker()
         config = {**self.config, "callbacks": [tracker]}
@@ -256,6 +273,7 @@ class ResearchSession:
 
         self._producer = asyncio.create_task(produce())
         phase = ""
+        settled = False
         try:
             while True:
                 kind, payload = await queue.get()
@@ -272,6 +290,7 @@ class ResearchSession:
                         )
                     yield payload
                     continue
+                settled = True
                 if kind == "cancelled":
                     record_session(self.settings, self.session_id, status="interrupted")
                     yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
@@ -294,6 +313,10 @@ class ResearchSession:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self._producer
             self._producer = None
+            if not settled:
+                # Whoever read this stream stopped mid-run (the app quit, its worker was
+                # cancelled): the last checkpoint is resumable, and the index says so.
+                record_session(self.settings, self.session_id, status="interrupted")
         snapshot = await self.graph.aget_state(self.config)
         if snapshot.interrupts:
             for event in self._announce_pause(snapshot.interrupts):
@@ -341,3 +364,22 @@ async def open_session(
     async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
         yield ResearchSession(settings, graph, session_id or new_session_id())
+
+
+def saved_report_event(values: dict[str, Any]) -> ReportReady | None:
+    """The `ReportReady` of a finished run, rebuilt from its checkpointed state."""
+    report = values.get("verified_report")
+    if not report:
+        return None
+    audit = values.get("audit") or {}
+    return ReportReady(
+        report=report,
+        mode="quick" if audit.get("mode") == "quick" else "deep",
+        verification_status=audit.get("verification_status", "unverified"),
+        verification_reason=audit.get("verification_reason", ""),
+        kept_citations=[CitationAuditEntry(**e) for e in audit.get("kept_citations", [])],
+        removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
+        report_path=values.get("report_path"),
+        audit_path=values.get("audit_path"),
+        offline_notice=OFFLINE_NOTICE if report.startswith(f"> {OFFLINE_NOTICE}") else None,
+    )

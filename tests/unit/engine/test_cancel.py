@@ -61,3 +61,31 @@ async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(t
     assert "https://alpha.example.org/article-1" in kept
     assert "https://beta.example.org/article-1" in kept
     assert list_sessions(settings)[0].status == "completed"
+
+
+@pytest.mark.timeout(60)
+async def test_a_reader_that_stops_mid_run_leaves_the_session_interrupted(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(tracks=3, wave=["alpha", "beta"], researcher_delay={"beta": 60.0})
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        await collect(session.start("Compare alpha and beta", mode="deep"))
+        stream = session.review_plan(PlanDecision(action="approve"))
+        async for event in stream:
+            if isinstance(event, ResearchUnitUpdated) and event.unit.status == "completed":
+                break  # the app quitting: nobody reads the rest of the stream
+        await stream.aclose()
+    assert list_sessions(settings)[0].status == "interrupted"
+
+
+async def test_resuming_a_finished_session_shows_its_report_again(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(tracks=3)
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        await collect(session.start("Compare alpha and beta", mode="deep"))
+        first = await collect(session.review_plan(PlanDecision(action="approve")))
+    original = next(e for e in first if isinstance(e, ReportReady))
+    async with open_session(settings, session.session_id, deps=scenario.deps(settings)) as again:
+        resumed = await collect(again.resume())
+    replayed = next(e for e in resumed if isinstance(e, ReportReady))
+    assert replayed == original
+    assert isinstance(resumed[-1], RunFinished) and resumed[-1].status == "completed"
