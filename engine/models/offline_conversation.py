@@ -20,6 +20,8 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
+from engine.messages import message_text
+
 _QUESTION_LINE_RE = re.compile(
     r"^[ \t]*(?:\*\*)?(?:research question|user question|original question|question|request)"
     r"(?:\*\*)?\s*:\s*(?P<text>\S.*)$",
@@ -32,20 +34,6 @@ _NO_MORE_TOOLS_RE = re.compile(
     r"no (?:more|further) tool calls|budget (?:is )?(?:exhausted|spent)|do not call (?:any )?tools",
     re.IGNORECASE,
 )
-
-
-def message_text(message: BaseMessage) -> str:
-    """The plain text of a message, whatever shape its content has."""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and isinstance(block.get("text"), str):
-            parts.append(block["text"])
-    return "\n".join(parts)
 
 
 @dataclass(frozen=True)

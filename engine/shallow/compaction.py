@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from engine.config import Settings
+from engine.messages import message_text
 
 # Conservative characters-per-token for sizing a request from a token window; real English
 # text averages nearer four, so this leaves room for the tool schemas and the answer.
@@ -42,23 +43,9 @@ def context_char_budget(settings: Settings) -> int:
     return int(settings.model_max_input_tokens * CHARS_PER_TOKEN * WINDOW_SHARE)
 
 
-def text_of(message: BaseMessage) -> str:
-    """A message's text, whether its content is a string or a list of blocks."""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and isinstance(block.get("text"), str):
-            parts.append(block["text"])
-    return "\n".join(parts)
-
-
 def message_chars(message: BaseMessage) -> int:
     """How many characters a message adds to a request (text plus tool-call arguments)."""
-    size = len(text_of(message))
+    size = len(message_text(message))
     if isinstance(message, AIMessage):
         for call in message.tool_calls:
             size += len(call["name"]) + len(json.dumps(call["args"], ensure_ascii=False))
@@ -140,7 +127,7 @@ def compact_messages(messages: Sequence[BaseMessage], max_chars: int) -> list[Ba
         i for i, m in enumerate(result) if isinstance(m, ToolMessage) and i not in newest
     ]
     newest_largest_first = sorted(newest, key=lambda i: -message_chars(result[i]))
-    ai_texts = [i for i, m in enumerate(result) if isinstance(m, AIMessage) and text_of(m)]
+    ai_texts = [i for i, m in enumerate(result) if isinstance(m, AIMessage) and message_text(m)]
     passes = [
         _Pass(older_tools, lambda text, _over: _trimmed(text)),
         _Pass(older_tools, lambda text, _over: _condensed(text)),
@@ -155,7 +142,7 @@ def compact_messages(messages: Sequence[BaseMessage], max_chars: int) -> list[Ba
             if total <= max_chars:
                 return result
             message = result[index]
-            text = text_of(message)
+            text = message_text(message)
             rewritten = compaction_pass.rewrite(text, total - max_chars)
             if len(rewritten) >= len(text):
                 continue

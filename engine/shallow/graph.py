@@ -25,8 +25,9 @@ from langgraph.prebuilt import ToolNode
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
+from engine.messages import message_text
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
-from engine.shallow.compaction import compact_messages, context_char_budget, text_of
+from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import render_shallow_prompt, tools_info_from
 from engine.shallow.state import ShallowResearchState
 
@@ -61,7 +62,7 @@ def _selected_tools(state: ShallowResearchState, tools: list[BaseTool]) -> list[
 def _as_ai_message(message: BaseMessage) -> AIMessage:
     if isinstance(message, AIMessage):
         return message
-    return AIMessage(content=text_of(message))
+    return AIMessage(content=message_text(message))
 
 
 def _without_raw_tool_calls(message: AIMessage) -> dict[str, Any]:
@@ -95,7 +96,7 @@ def _answer_only(message: AIMessage) -> AIMessage:
             "invalid_tool_calls": [],
             "additional_kwargs": _without_raw_tool_calls(message),
         }
-    if not text_of(message).strip():
+    if not message_text(message).strip():
         update["content"] = EMPTY_ANSWER
     return message.model_copy(update=update) if update else message
 
@@ -129,7 +130,7 @@ def final_answer(state: ShallowResearchState) -> str:
     """The text of the last assistant message: the quick path's cited answer."""
     for message in reversed(state["messages"]):
         if isinstance(message, AIMessage):
-            return text_of(message)
+            return message_text(message)
     return ""
 
 
