@@ -272,8 +272,13 @@ class LocalIndex:
                         parsed += 1
                         yield outcome
                 return
-            except (OSError, BrokenProcessPool):
-                logger.info("worker processes unavailable; parsing the rest in this process")
+            except (OSError, ValueError, BrokenProcessPool) as exc:
+                # ValueError: inside the app, Textual's stand-in stderr has no usable file
+                # descriptor, and multiprocessing cannot start its resource tracker.
+                logger.info(
+                    "worker processes unavailable (%s); parsing the rest in this process",
+                    type(exc).__name__,
+                )
         for job in jobs[parsed:]:
             yield _parse_job(job)
 

@@ -208,3 +208,20 @@ def test_sample_corpus_ignores_its_readme_and_licence() -> None:
     assert "asyncio-task.html" in names
     assert "README.md" not in names and "LICENSE-PSF.txt" not in names
     assert len(names) >= 40
+
+
+def test_index_falls_back_to_this_process_when_workers_cannot_start(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.tools.local_index as local_index
+
+    def no_workers(*args: object, **kwargs: object) -> None:
+        # What multiprocessing raises inside the app, where stderr has no file descriptor.
+        raise ValueError("bad value(s) in fds_to_keep")
+
+    monkeypatch.setattr(local_index, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(local_index, "ProcessPoolExecutor", no_workers)
+    index = LocalIndex(tmp_path / "data" / "index.sqlite", folder, workers=2)
+    stats = index.refresh()
+    assert stats.files_indexed == 15 and stats.files_skipped == 0
+    assert index.search("VACUUM reclaims pages", 5)[0].document_key == "notes.md"
