@@ -10,9 +10,11 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, tool
 
 from engine.events import (
+    EvidenceAdded,
     PhaseChanged,
     PlanProposed,
     ReportReady,
+    ResearchUnitUpdated,
     RouteDecided,
     RunFinished,
 )
@@ -59,6 +61,13 @@ async def test_auto_takes_the_quick_path_when_the_classifier_says_quick(tmp_path
     assert [c.source for c in report.kept_citations] == [page_url("alpha")]
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
     assert router_calls(scenario) == 1 and scenario.researcher_runs == []
+    # The quick path shows in the units and ledger panes like one research unit.
+    units = [e.unit for e in events if isinstance(e, ResearchUnitUpdated)]
+    assert [(u.id, u.status) for u in units] == [("quick-1", "running"), ("quick-1", "completed")]
+    assert units[-1].tool_call_count == 1 and units[-1].evidence_count == 1
+    [evidence] = [e.record for e in events if isinstance(e, EvidenceAdded)]
+    assert evidence.claim == "Alpha caches expire hourly."
+    assert evidence.source_urls == [page_url("alpha")] and evidence.research_unit_id == "quick-1"
 
 
 async def test_auto_goes_deep_when_the_classifier_says_deep(tmp_path: Path):
