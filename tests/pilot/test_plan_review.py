@@ -149,3 +149,17 @@ async def test_review_keys_do_nothing_without_a_pending_plan(tmp_path: Path) -> 
         await settle(pilot)
         assert driver.decisions() == []
         assert not app.screen.query(TrackEditor)
+
+
+async def test_typing_in_an_opened_field_edits_it_in_place(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        pane = app.screen.query_one(PlanPane)
+        assert pane.draft is not None
+        original = pane.draft.plan.tracks[0].title
+        await pilot.press("enter")
+        await pilot.press(*" today")  # appends: the opened field's text is not selected
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pane.draft.plan.tracks[0].title == f"{original} today"

@@ -50,11 +50,26 @@ class TrackEditor(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("Title", classes="label")
-        yield Input(self.initial.title, placeholder="what this track researches", id="title")
+        yield Input(
+            self.initial.title,
+            placeholder="what this track researches",
+            id="title",
+            select_on_focus=False,
+        )
         yield Static("Report section", classes="label")
-        yield Input(self.initial.section, placeholder="its report section heading", id="section")
+        yield Input(
+            self.initial.section,
+            placeholder="its report section heading",
+            id="section",
+            select_on_focus=False,
+        )
         yield Static("Queries (separate with |)", classes="label")
-        yield Input(self.initial.queries, placeholder="query one | query two", id="queries")
+        yield Input(
+            self.initial.queries,
+            placeholder="query one | query two",
+            id="queries",
+            select_on_focus=False,
+        )
         yield Static(id="track-error")
 
     def on_mount(self) -> None:
