@@ -7,6 +7,7 @@ Textual alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,14 @@ class Backend(Protocol):
 
     def offline_model(self) -> bool:
         """Whether the settings select the built-in offline model (raises on bad settings)."""
+        ...
+
+    def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
+        """Bring the local documents index up to date (blocking; runs in a thread).
+
+        `progress(done, total)` is called per file indexed and may raise to stop early; an
+        index stopped early is left as it was. Does nothing when search is not local.
+        """
         ...
 
     def env_file(self) -> Path:

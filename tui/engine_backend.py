@@ -8,7 +8,7 @@ when a worker first opens a session.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +38,15 @@ class EngineBackend:
 
     def offline_model(self) -> bool:
         return self.settings.offline
+
+    def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
+        settings = self.settings
+        if settings.resolved_search_provider != "local":
+            return
+        from engine.tools.local_index import LocalIndex
+
+        index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
+        index.ensure_fresh(progress=lambda done, total, _name: progress(done, total))
 
     def reload_settings(self) -> None:
         self._settings = None

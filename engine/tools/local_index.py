@@ -441,13 +441,14 @@ class LocalIndex:
         )
         conn.commit()
 
-    def ensure_fresh(self) -> IndexStats | None:
-        """Refresh once per process for this database and folder (the first search does it)."""
+    def ensure_fresh(self, progress: Progress | None = None) -> IndexStats | None:
+        """Refresh once per process for this database and folder (the first search does it,
+        unless the app got there first); a search arriving meanwhile waits for it."""
         key = (str(self.db_path), str(self.folder))
         with _fresh_lock:
             if key in _fresh:
                 return None
-            stats = self.refresh()
+            stats = self.refresh(progress)
             _fresh.add(key)
             return stats
 

@@ -7,7 +7,7 @@ story (plan, units, evidence, report) is small but shaped like a real offline ru
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -124,8 +124,10 @@ class FakeBackend:
         doctor_text: str = "deepresearch doctor\n\nok  model  offline (built-in)",
         open_error: BaseException | None = None,
         offline: bool = True,
+        indexing: Callable[[Callable[[int, int], None]], None] = lambda progress: None,
     ) -> None:
         self.offline = offline
+        self.indexing = indexing
         self.default = default
         self.saved = saved or {}
         self.sessions = sessions or []
@@ -159,6 +161,9 @@ class FakeBackend:
 
     def offline_model(self) -> bool:
         return self.offline
+
+    def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
+        self.indexing(progress)
 
     def env_file(self) -> Path:
         return self.env_path

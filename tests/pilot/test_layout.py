@@ -3,6 +3,9 @@ before any session."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -132,3 +135,50 @@ async def test_real_settings_decide_the_idle_badge(
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert app.screen.query_one(StatusHeader).has_class("-offline") is offline
+
+
+async def test_header_shows_document_indexing_while_it_runs(tmp_path: Path) -> None:
+    reached, release = threading.Event(), threading.Event()
+
+    def indexing(progress: Callable[[int, int], None]) -> None:
+        progress(1, 3)
+        reached.set()
+        release.wait(10)
+        progress(3, 3)
+
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()), indexing=indexing)
+    async with app.run_test(size=(120, 36)) as pilot:
+        header = app.screen.query_one(StatusHeader)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if reached.is_set() and "indexing documents 1/3" in header.status_text().plain:
+                break
+        assert "indexing documents 1/3" in header.status_text().plain
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "indexing" not in header.status_text().plain
+
+
+async def test_quitting_during_indexing_stops_it_at_the_next_file(tmp_path: Path) -> None:
+    reached, stopped = threading.Event(), threading.Event()
+
+    def indexing(progress: Callable[[int, int], None]) -> None:
+        progress(1, 1000)
+        reached.set()
+        try:
+            for done in range(2, 1000):
+                time.sleep(0.01)
+                progress(done, 1000)
+        except Exception:
+            stopped.set()
+            raise
+
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()), indexing=indexing)
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if reached.is_set():
+                break
+        assert reached.is_set()
+    assert stopped.wait(5), "indexing went on after the app closed"

@@ -6,6 +6,8 @@ lives in the engine; this screen only shows what the engine reported and forward
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,6 +60,10 @@ if TYPE_CHECKING:
 _ENDED_PHASES = {"done", "cancelled", "failed"}
 
 
+class _ScreenClosed(Exception):
+    """Raised from an indexing progress callback to stop indexing when the screen closes."""
+
+
 class ResearchScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("research.tcss")
     # Focused as the screen mounts: a second focus change in on_mount would restyle every
@@ -72,6 +78,8 @@ class ResearchScreen(Screen[None]):
         self.view = SessionView()
         # What the settings say before any session reports (None until read).
         self.settings_offline: bool | None = None
+        # Set when the screen goes away: background indexing stops at the next file.
+        self._stop_indexing = threading.Event()
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(id="header")
@@ -104,6 +112,34 @@ class ResearchScreen(Screen[None]):
         except Exception:  # bad settings: the doctor (F3) says which; no badge meanwhile
             return
         self.app.call_from_thread(self._show_settings_offline, offline)
+        self._index_documents()
+
+    def _index_documents(self) -> None:
+        """Index the documents folder while the person types (a first run takes a while)."""
+
+        def report(done: int, total: int) -> None:
+            if self._stop_indexing.is_set():
+                raise _ScreenClosed  # stops the refresh; the index stays as it was
+            self._show_indexing(f"indexing documents {done}/{total}")
+
+        # On failure the first search refreshes the index again and reports what went wrong.
+        with contextlib.suppress(Exception):
+            self.link.backend.prepare_documents(report)
+        self._show_indexing("")
+
+    def _show_indexing(self, text: str) -> None:
+        """From the indexing thread: update the header, unless the screen is going away."""
+        if self._stop_indexing.is_set():
+            return
+        with contextlib.suppress(RuntimeError):  # the app stopped between check and call
+            self.app.call_from_thread(self._set_indexing_text, text)
+
+    def _set_indexing_text(self, text: str) -> None:
+        for header in self.query(StatusHeader).results(StatusHeader):
+            header.show_documents(text)
+
+    def on_unmount(self) -> None:
+        self._stop_indexing.set()
 
     def _show_settings_offline(self, offline: bool) -> None:
         self.settings_offline = offline

@@ -36,6 +36,7 @@ class StatusHeader(Vertical):
         self._progress: RuntimeProgress | None = None
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
+        self._documents = ""
         self._badge_ready = False
 
     def compose(self) -> ComposeResult:
@@ -62,6 +63,11 @@ class StatusHeader(Vertical):
         self._elapsed = seconds
         self._render_line()
 
+    def show_documents(self, text: str) -> None:
+        """What the documents index is doing ("indexing documents 3/42"), or "" for nothing."""
+        self._documents = text
+        self._render_line()
+
     def show_offline(self, offline: bool) -> None:
         if offline and not self._badge_ready:
             from engine.events import OFFLINE_NOTICE
@@ -79,6 +85,8 @@ class StatusHeader(Vertical):
         line = Text.assemble(("deepresearch", "bold"))
         line.append("  phase ", style="dim")
         line.append(self._phase or "idle", style="bold")
+        if self._documents:
+            line.append(f"  {self._documents}", style="italic")
         progress = self._progress
         if progress is not None:
             line.append("  gate ", style="dim")
@@ -100,5 +108,7 @@ class StatusHeader(Vertical):
         return line
 
     def _render_line(self) -> None:
-        if self.is_mounted:
-            self.query_one("#status-line", Static).update(self.status_text())
+        # Not `is_mounted`: that is still False inside `on_mount`, which left the line blank
+        # until the first session event. The child exists as soon as compose has run.
+        for line in self.query("#status-line").results(Static):
+            line.update(self.status_text())
