@@ -22,8 +22,6 @@ from langchain_core.outputs import LLMResult
 
 from engine.config import ResearchMode, Settings
 from engine.events import (
-    OFFLINE_NOTICE,
-    CitationAuditEntry,
     ClarificationRequested,
     Event,
     PhaseChanged,
@@ -39,6 +37,7 @@ from engine.graph import build_graph
 from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
+from engine.nodes.verify import report_ready_event
 from engine.protocol import SessionStatus
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
@@ -203,10 +202,9 @@ class ResearchSession:
                 yield event
             return
         if not snapshot.next:
-            saved = saved_report_event(values)
-            if saved is not None:
-                self.last_report = saved
-                yield saved
+            if values.get("verified_report"):
+                self.last_report = report_ready_event(values)
+                yield self.last_report
             for event in self._finish(values):
                 yield event
             return
@@ -365,21 +363,3 @@ async def open_session(
         graph = build_graph(deps or default_deps(settings), saver)
         yield ResearchSession(settings, graph, session_id or new_session_id())
 
-
-def saved_report_event(values: dict[str, Any]) -> ReportReady | None:
-    """The `ReportReady` of a finished run, rebuilt from its checkpointed state."""
-    report = values.get("verified_report")
-    if not report:
-        return None
-    audit = values.get("audit") or {}
-    return ReportReady(
-        report=report,
-        mode="quick" if audit.get("mode") == "quick" else "deep",
-        verification_status=audit.get("verification_status", "unverified"),
-        verification_reason=audit.get("verification_reason", ""),
-        kept_citations=[CitationAuditEntry(**e) for e in audit.get("kept_citations", [])],
-        removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
-        report_path=values.get("report_path"),
-        audit_path=values.get("audit_path"),
-        offline_notice=OFFLINE_NOTICE if report.startswith(f"> {OFFLINE_NOTICE}") else None,
-    )

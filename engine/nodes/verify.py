@@ -94,20 +94,7 @@ def build_verify(deps: EngineDeps) -> Any:
             audit,
             run_number=state.get("run_number") or 1,
         )
-        emit(
-            ReportReady(
-                report=report,
-                mode=mode,
-                verification_status=verification.status,
-                verification_reason=verification.reason,
-                kept_citations=kept,
-                removed_citations=removed,
-                report_path=report_path,
-                audit_path=audit_path,
-                offline_notice=notice,
-            )
-        )
-        return {
+        update = {
             "verified_report": report,
             "audit": audit,
             "report_path": report_path,
@@ -115,5 +102,28 @@ def build_verify(deps: EngineDeps) -> Any:
             "previous_question": state.get("question", ""),
             "status": "completed",
         }
+        emit(report_ready_event(update))
+        return update
 
     return verify
+
+
+def report_ready_event(values: dict[str, Any]) -> ReportReady:
+    """The `ReportReady` of a verified report, from the state this node writes.
+
+    The node emits it when it runs; the runner rebuilds the same event from a checkpoint
+    when a finished session is resumed.
+    """
+    report: str = values["verified_report"]
+    audit = values.get("audit") or {}
+    return ReportReady(
+        report=report,
+        mode="quick" if audit.get("mode") == "quick" else "deep",
+        verification_status=audit.get("verification_status", "unverified"),
+        verification_reason=audit.get("verification_reason", ""),
+        kept_citations=[CitationAuditEntry(**e) for e in audit.get("kept_citations", [])],
+        removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
+        report_path=values.get("report_path"),
+        audit_path=values.get("audit_path"),
+        offline_notice=OFFLINE_NOTICE if report.startswith(f"> {OFFLINE_NOTICE}") else None,
+    )
