@@ -35,6 +35,8 @@ Role = Literal["orchestrator", "researcher", "planner", "writer"]
 ROLES: tuple[Role, ...] = ("orchestrator", "researcher", "planner", "writer")
 SearchProvider = Literal["exa", "local", "none"]
 ResearchMode = Literal["auto", "quick", "deep"]
+ToolCallingSetting = Literal["auto", "native", "prompted"]
+StructuredOutputSetting = Literal["auto", "json_schema", "json_object", "tool", "text"]
 
 
 class SettingsError(ValueError):
@@ -76,6 +78,11 @@ class Settings(BaseModel):
     llm_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     llm_max_retries: int = _count(10, minimum=0, maximum=10)
     model_max_input_tokens: int = _count(128_000, minimum=1_000, maximum=10_000_000)
+    # What the model server supports; "auto" probes it once and remembers the answer.
+    model_tool_calling: ToolCallingSetting = "auto"
+    model_structured_output: StructuredOutputSetting = "auto"
+    # A ceiling on every reply's length, below the per-role caps (0: the role caps alone).
+    model_max_output_tokens: int = _count(0, minimum=0, maximum=1_000_000)
 
     # Search and documents.
     search_provider: SearchProvider | None = None
@@ -135,7 +142,13 @@ class Settings(BaseModel):
             return None
         return value
 
-    @field_validator("search_provider", "research_mode", mode="before")
+    @field_validator(
+        "search_provider",
+        "research_mode",
+        "model_tool_calling",
+        "model_structured_output",
+        mode="before",
+    )
     @classmethod
     def _lowercase(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
@@ -240,6 +253,8 @@ class Settings(BaseModel):
 _ALLOWED_HINTS: dict[str, str] = {
     "search_provider": "one of exa, local, none",
     "research_mode": "one of auto, quick, deep",
+    "model_tool_calling": "one of auto, native, prompted",
+    "model_structured_output": "one of auto, json_schema, json_object, tool, text",
     "fetch_allowed_hosts": "comma-separated host or host:port entries, e.g. intranet.example:8080",
     **{
         f"{name}_base_url": "an http:// or https:// URL such as http://localhost:8000/v1"

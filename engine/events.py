@@ -139,6 +139,18 @@ class UsageUpdated(_Event):
     total_output_tokens: int = 0
 
 
+class ModelCallProgress(_Event):
+    """A long model call is alive: waiting for its first token, generating, or retrying."""
+
+    type: Literal["model_call_progress"] = "model_call_progress"
+    role: str
+    endpoint: str = ""
+    state: Literal["waiting", "generating", "retrying", "finished"] = "waiting"
+    output_tokens: int = 0
+    elapsed_seconds: float = 0.0
+    detail: str = ""
+
+
 class CitationAuditEntry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -186,6 +198,7 @@ Event = Annotated[
     | EvidenceAdded
     | MetricRecorded
     | UsageUpdated
+    | ModelCallProgress
     | ReportReady
     | RunFailed
     | RunFinished,
@@ -204,6 +217,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     EvidenceAdded,
     MetricRecorded,
     UsageUpdated,
+    ModelCallProgress,
     ReportReady,
     RunFailed,
     RunFinished,

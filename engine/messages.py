@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import BaseMessage
+import json
+
+from langchain_core.messages import AIMessage, BaseMessage
 
 
 def message_text(message: BaseMessage) -> str:
@@ -21,3 +23,12 @@ def message_text(message: BaseMessage) -> str:
         elif isinstance(block, dict) and isinstance(block.get("text"), str):
             parts.append(block["text"])
     return "\n".join(parts)
+
+
+def message_chars(message: BaseMessage) -> int:
+    """How many characters a message adds to a request (text plus tool-call arguments)."""
+    size = len(message_text(message))
+    if isinstance(message, AIMessage):
+        for call in message.tool_calls:
+            size += len(call["name"]) + len(json.dumps(call["args"], ensure_ascii=False))
+    return size

@@ -30,6 +30,10 @@ _QUESTION_LINE_RE = re.compile(
 _ANSWER_LINE_RE = re.compile(r"^\s*Answer:\s*(?P<text>\S.*)$", re.MULTILINE)
 _QUESTION_TAG_RE = re.compile(r"<question>\s*(?P<text>.+?)\s*</question>", re.DOTALL | re.I)
 _BUFFER_HUMAN_RE = re.compile(r"^(?:Human|User):\s*(?P<text>\S.*)$", re.MULTILINE)
+# Instructions the quick path adds as human turns after tool results; they are no question.
+_ENGINE_NOTICE_RE = re.compile(
+    r"^(?:If these results answer the question|Your last reply looked like a tool call)"
+)
 _NO_MORE_TOOLS_RE = re.compile(
     r"no (?:more|further) tool calls|budget (?:is )?(?:exhausted|spent)|do not call (?:any )?tools",
     re.IGNORECASE,
@@ -180,7 +184,8 @@ class Conversation:
         humans = [
             t.strip()
             for t in self.human_texts
-            if t.strip() and not _NO_MORE_TOOLS_RE.search(t)  # a budget notice is no question
+            # Budget notices and the engine's own reminders are no question.
+            if t.strip() and not _NO_MORE_TOOLS_RE.search(t) and not _ENGINE_NOTICE_RE.match(t)
         ]
         if not humans:
             return " ".join(text.split())[:400]

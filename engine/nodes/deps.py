@@ -28,12 +28,13 @@ PlannerSearch = Callable[[str], Awaitable[str]]
 
 def _default_models(settings: Settings) -> ModelFor:
     cache: dict[Role, Any] = {}
+    endpoints: dict[str, Any] = {}
 
     def model_for(role: Role) -> BaseChatModel:
         if role not in cache:
             from engine.models.factory import make_chat_model
 
-            cache[role] = make_chat_model(settings, role)
+            cache[role] = make_chat_model(settings, role, endpoints=endpoints)
         return cache[role]
 
     return model_for

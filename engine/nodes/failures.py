@@ -24,6 +24,10 @@ def sanitize_unit_failure(exc: BaseException) -> str:
 
 def sanitize_run_error(exc: BaseException) -> str:
     """The safe message a front end shows when a whole run fails."""
+    safe = getattr(exc, "safe_message", None)
+    if isinstance(safe, str) and safe:
+        # Built by the model boundary from status and class only: role and host:port, no key.
+        return safe
     name = type(exc).__name__
     if isinstance(exc, TimeoutError) or "Timeout" in name:
         return "a model or tool call timed out; resume the session to continue"

@@ -15,6 +15,7 @@ from engine.events import (
     ClarificationRequested,
     EvidenceAdded,
     MetricRecorded,
+    ModelCallProgress,
     PhaseChanged,
     PlanProposed,
     ReportReady,
@@ -80,6 +81,13 @@ SAMPLES: list[Any] = [
     EvidenceAdded(record=RECORD),
     MetricRecorded(name="search_preprocess", values={"results_before": 9, "results_after": 8}),
     UsageUpdated(role="writer", input_tokens=10, output_tokens=5, total_input_tokens=10),
+    ModelCallProgress(
+        role="writer",
+        endpoint="127.0.0.1:8081",
+        state="generating",
+        output_tokens=120,
+        elapsed_seconds=9.5,
+    ),
     ReportReady(
         report="# R\n\nText [1].",
         verification_status="verified",

@@ -1,0 +1,71 @@
+"""Model-call failures as a person can act on them: which role, which endpoint, what happened.
+
+The message is built here from the exception's class and status, never from provider text, so
+no key, URL path or stack trace can reach a front end. The session stays resumable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.middleware.retry import status_code
+
+_CONTEXT_PATTERNS = re.compile(
+    r"context length|context window|maximum context|too many tokens|exceeds? the (?:max|context)"
+    r"|requested \d+ tokens|prompt is too long|n_ctx|input length",
+    re.IGNORECASE,
+)
+
+
+class ModelCallError(RuntimeError):
+    """A model call that failed for good; `str()` is safe to show and names role and endpoint."""
+
+    safe_message: str
+    # The HTTP status of the last failure, and whether the server could not be reached at all.
+    status: int | None = None
+    unreachable: bool = False
+
+    def __init__(self, role: str, endpoint: str, reason: str, *, retryable: bool) -> None:
+        hint = (
+            "resume the session once the server answers again"
+            if retryable
+            else "check the model settings (`deepresearch doctor`), then resume the session"
+        )
+        self.safe_message = f"the {role} model at {endpoint} {reason}; {hint}"
+        self.role = role
+        self.endpoint = endpoint
+        self.retryable = retryable
+        super().__init__(self.safe_message)
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    """Whether the server refused the request for being longer than its window."""
+    code = status_code(exc)
+    if code not in (None, 400, 413, 422, 500):
+        return False
+    return bool(_CONTEXT_PATTERNS.search(str(exc)[:2000]))
+
+
+def describe_failure(exc: BaseException) -> tuple[str, bool]:
+    """A short reason for `exc` and whether trying again later could help."""
+    code = status_code(exc)
+    name = type(exc).__name__
+    if code in (401, 403) or "Authentication" in name or "PermissionDenied" in name:
+        return "refused the API key (OPENAI_API_KEY)", False
+    if code == 404:
+        return "does not know this model or path (check *_MODEL and *_BASE_URL)", False
+    if code == 429 or "RateLimit" in name:
+        return "is rate limiting requests", True
+    if is_context_overflow(exc):
+        return "refused a prompt longer than its context window (MODEL_MAX_INPUT_TOKENS)", False
+    if code is not None and 500 <= code < 600:
+        return f"failed with HTTP {code} on every attempt", True
+    if code is not None:
+        return f"rejected the request (HTTP {code})", False
+    if "Timeout" in name or isinstance(exc, TimeoutError):
+        return "did not answer in time (LLM_TIMEOUT_SECONDS)", True
+    if "Connection" in name or isinstance(exc, ConnectionError):
+        return "cannot be reached", True
+    if "Empty" in name:
+        return "returned no answer", True
+    return f"failed ({name})", True

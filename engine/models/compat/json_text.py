@@ -1,0 +1,97 @@
+"""Lenient JSON from model text: fences, prose around the object, trailing commas, quotes.
+
+Small models wrap JSON in ```json fences or a sentence, leave trailing commas and sometimes
+use Python literals (single quotes, True/None). Each repair is tried only after the strict
+parse fails, so valid JSON is never rewritten.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def _balanced_spans(text: str, opener: str, closer: str) -> list[str]:
+    """Every top-level `opener…closer` span, skipping brackets inside strings."""
+    spans: list[str] = []
+    depth = 0
+    start = -1
+    quote = ""
+    escaped = False
+    for index, char in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = ""
+            continue
+        if char in "\"'" and depth:
+            quote = char
+        elif char == opener:
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char == closer and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append(text[start : index + 1])
+    return spans
+
+
+def _loads(candidate: str) -> Any:
+    try:
+        return json.loads(candidate)
+    except ValueError:
+        pass
+    repaired = _TRAILING_COMMA.sub(r"\1", candidate)
+    try:
+        return json.loads(repaired)
+    except ValueError:
+        pass
+    try:
+        # Python-literal style ({'a': True}); literal_eval evaluates no code.
+        value = ast.literal_eval(repaired)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ValueError("not JSON") from None
+    if isinstance(value, dict | list):
+        return value
+    raise ValueError("not JSON")
+
+
+def json_candidates(text: str) -> list[str]:
+    """Substrings of `text` that may hold a JSON object, most likely first."""
+    stripped = text.strip()
+    candidates = [stripped]
+    candidates += [block.strip() for block in _FENCE.findall(text)]
+    candidates += _balanced_spans(text, "{", "}")
+    candidates += _balanced_spans(text, "[", "]")
+    seen: set[str] = set()
+    unique = []
+    for candidate in candidates:
+        if candidate and candidate not in seen:
+            seen.add(candidate)
+            unique.append(candidate)
+    return unique
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """The first JSON object found in `text`; raises `ValueError` naming what was wrong."""
+    if not text.strip():
+        raise ValueError("the reply was empty")
+    for candidate in json_candidates(text):
+        try:
+            value = _loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+        if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+            return value[0]
+    raise ValueError("the reply held no JSON object")

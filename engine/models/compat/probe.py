@@ -1,0 +1,138 @@
+"""Find out what a server does by asking it: one tool call, one JSON reply per method.
+
+Native tool calling must pass two probes, because servers fail in two ways: some drop tools
+unless forced, some (llama-cpp-python's `chatml-function-calling`) call tools but cannot
+answer in plain text while tools are bound. Both probes are streamed, as real calls are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+from engine.messages import message_text
+from engine.models.compat.errors import ModelCallError
+from engine.models.compat.normalize import looks_like_tool_call
+from engine.models.compat.profile import STRUCTURED_METHODS, ModelProfile, StructuredMethod
+from engine.models.compat.structured import (
+    json_from_reply,
+    request_for,
+    schema_instruction,
+    with_instruction,
+)
+from engine.models.compat.transport import Transport
+
+PROBE_TOKENS = 48
+_WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "The current weather in a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    },
+}
+_CAPITAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+}
+
+
+@dataclass
+class ProbeReport:
+    """What the probes found, with one line per check for `doctor`."""
+
+    profile: ModelProfile
+    checks: list[tuple[str, bool, str]] = field(default_factory=list)
+
+
+async def _send(
+    transport: Transport,
+    report: ProbeReport,
+    check: str,
+    messages: list[BaseMessage],
+    **request: Any,
+) -> AIMessage | None:
+    """One probe request; None, with the check failed, when the server refuses it.
+
+    An unreachable server is no probe result: its error propagates.
+    """
+    try:
+        return await transport.send(
+            messages, max_tokens=PROBE_TOKENS, retry_server_errors=False, **request
+        )
+    except ModelCallError as exc:
+        if exc.unreachable:
+            raise
+        report.checks.append((check, False, "refused the request"))
+        return None
+
+
+async def _tool_probe(transport: Transport, report: ProbeReport) -> bool:
+    calls_tool: list[BaseMessage] = [
+        SystemMessage(content="You can call functions. Use them when they help."),
+        HumanMessage(content="What is the weather in Paris right now? Call get_weather."),
+    ]
+    tools: dict[str, Any] = {"tools": [_WEATHER_TOOL], "tool_choice": "auto"}
+    reply = await _send(transport, report, "native tool call", calls_tool, **tools)
+    if reply is None:
+        return False
+    called = any(call["name"] == "get_weather" for call in reply.tool_calls)
+    report.checks.append(
+        ("native tool call", called, "returned tool_calls" if called else "no parsed tool call")
+    )
+    if not called:
+        return False
+    plain: list[BaseMessage] = [HumanMessage(content="Reply with exactly one word: hello")]
+    reply = await _send(transport, report, "text answer with tools bound", plain, **tools)
+    if reply is None:
+        return False
+    text = message_text(reply).strip()
+    answered = bool(text) and not reply.tool_calls and not looks_like_tool_call(text)
+    detail = "answered in text" if answered else f"replied {text[:40]!r}"
+    report.checks.append(("text answer with tools bound", answered, detail))
+    return answered
+
+
+async def _structured_probe(transport: Transport, report: ProbeReport) -> StructuredMethod:
+    question = [HumanMessage(content="Which city is the capital of France? Answer as JSON.")]
+    for method in STRUCTURED_METHODS[:-1]:
+        prompt: list[BaseMessage] = list(question)
+        if method != "json_schema":
+            prompt = with_instruction(question, schema_instruction("Capital", _CAPITAL_SCHEMA))
+        check = f"structured output: {method}"
+        request = request_for(method, "Capital", _CAPITAL_SCHEMA)
+        reply = await _send(transport, report, check, prompt, **request)
+        if reply is None:
+            continue
+        try:
+            value = json_from_reply(reply, method)
+        except ValueError:
+            report.checks.append((check, False, "reply was not JSON"))
+            continue
+        valid = isinstance(value.get("city"), str)
+        report.checks.append((check, valid, "valid JSON" if valid else "wrong shape"))
+        if valid:
+            return method
+    return "text"
+
+
+async def probe_endpoint(transport: Transport, context_window: int) -> ProbeReport:
+    """Probe one endpoint; `ModelCallError` when it cannot be reached at all."""
+    report = ProbeReport(ModelProfile(context_window, source="detected"))
+    native = await _tool_probe(transport, report)
+    method = await _structured_probe(transport, report)
+    report.profile = ModelProfile(
+        context_window, "native" if native else "prompted", method, source="detected"
+    )
+    return report
+
+
+async def detect_profile(transport: Transport, context_window: int) -> ModelProfile:
+    return (await probe_endpoint(transport, context_window)).profile

@@ -1,0 +1,122 @@
+"""What a model server can do: context window, native tool calling, structured-output method.
+
+A profile comes from settings when they say (`MODEL_TOOL_CALLING`, `MODEL_STRUCTURED_OUTPUT`,
+`MODEL_MAX_INPUT_TOKENS`), else from what `doctor` or the first call detected for that
+endpoint (cached under the data directory), else from the provider's known defaults.
+OpenAI itself needs no probing; a local server always gets probed once, because the same
+wire protocol hides very different behaviour (llama-cpp-python drops tools without
+`tool_choice`, rejects `json_schema`, and does not render tool results).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from engine.config import Role, Settings
+
+ToolCalling = Literal["native", "prompted"]
+StructuredMethod = Literal["json_schema", "json_object", "tool", "text"]
+STRUCTURED_METHODS: tuple[StructuredMethod, ...] = ("json_schema", "json_object", "tool", "text")
+PROFILE_CACHE_FILE = "model_profiles.json"
+
+# Output caps per role, in tokens, for a large context window. The writer needs room for a
+# long report; everything else is a short decision, a plan or a note.
+ROLE_OUTPUT_TOKENS: dict[Role, int] = {
+    "orchestrator": 1024,
+    "planner": 1536,
+    "researcher": 1024,
+    "writer": 4096,
+}
+# No single reply may take more than this share of the window: the prompt needs the rest.
+MAX_OUTPUT_SHARE = 0.25
+MIN_OUTPUT_TOKENS = 128
+
+
+@dataclass(frozen=True)
+class ModelProfile:
+    """The capabilities the engine shapes its requests by."""
+
+    context_window: int
+    tool_calling: ToolCalling = "native"
+    structured_output: StructuredMethod = "json_schema"
+    # Where the capabilities came from: settings, detected, known (a provider default).
+    source: str = "known"
+
+    def output_cap(self, role: Role) -> int:
+        """The `max_tokens` for one reply of `role`, shrunk to fit small windows."""
+        share = int(self.context_window * MAX_OUTPUT_SHARE)
+        return max(MIN_OUTPUT_TOKENS, min(ROLE_OUTPUT_TOKENS[role], share))
+
+    def with_structured(self, method: StructuredMethod) -> ModelProfile:
+        return replace(self, structured_output=method, source="detected")
+
+
+def endpoint_label(base_url: str | None) -> str:
+    """The host:port a message may name for an endpoint (no scheme, path, user or key)."""
+    if not base_url:
+        return "api.openai.com"
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    host = parts.hostname or "?"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def cache_key(base_url: str | None, model: str) -> str:
+    return f"{endpoint_label(base_url)}|{model}"
+
+
+def is_openai(base_url: str | None) -> bool:
+    return base_url is None or endpoint_label(base_url) == "api.openai.com"
+
+
+def _cache_path(settings: Settings) -> Path:
+    return settings.data_dir / PROFILE_CACHE_FILE
+
+
+def load_cached(settings: Settings) -> dict[str, dict[str, Any]]:
+    try:
+        data = json.loads(_cache_path(settings).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
+    """Remember what was detected for an endpoint, so later runs skip the probe."""
+    cache = load_cached(settings)
+    cache[key] = {**asdict(profile), "detected_at": time.time()}
+    path = _cache_path(settings)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(cache, indent=2, sort_keys=True), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass  # A cache that cannot be written costs one probe per run, nothing more.
+
+
+def configured_profile(settings: Settings, role: Role) -> ModelProfile | None:
+    """The profile when settings or the cache decide it; None when the server needs probing."""
+    role_model = settings.role_model(role)
+    window = settings.model_max_input_tokens
+    cached = load_cached(settings).get(cache_key(role_model.base_url, role_model.model))
+    tools: Any = settings.model_tool_calling
+    structured: Any = settings.model_structured_output
+    if tools == "auto" and cached:
+        tools = cached.get("tool_calling", "auto")
+    if structured == "auto" and cached:
+        structured = cached.get("structured_output", "auto")
+    if is_openai(role_model.base_url):
+        tools = "native" if tools == "auto" else tools
+        structured = "json_schema" if structured == "auto" else structured
+    if tools == "auto" or structured == "auto":
+        return None
+    explicit = settings.model_tool_calling != "auto" and settings.model_structured_output != "auto"
+    source = "settings" if explicit else ("detected" if cached else "known")
+    return ModelProfile(window, tools, structured, source)

@@ -1,0 +1,168 @@
+"""One streamed request to the server, with context fitting, retries and a safe error.
+
+Streaming is what keeps long calls honest: progress is visible while tokens arrive, the read
+timeout measures silence rather than total length, and a server that streams stops working
+on a request its client abandoned, so a retry does not queue behind its own ghost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages.utils import message_chunk_to_message
+
+from engine.messages import message_chars
+from engine.middleware.retry import RetryPolicy, is_transient, status_code
+from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrink
+from engine.models.compat.errors import ModelCallError, describe_failure, is_context_overflow
+from engine.models.compat.progress import CallProgress, announce_retry
+
+# 5xx and dropped connections: a couple of tries, then tell the person (a broken request
+# fails the same way every time). Timeouts: once, the server may still be busy.
+SERVER_ERROR_RETRIES = 2
+TIMEOUT_RETRIES = 1
+CONTEXT_SHRINKS = 2
+SHRINK_FACTOR = 0.6
+# Prompt processing on a small CPU server runs at tens of tokens per second.
+PROMPT_TOKENS_PER_SECOND_FLOOR = 40
+
+
+class EmptyReplyError(RuntimeError):
+    """The server ended the response without a message."""
+
+
+@dataclass
+class Transport:
+    """Sends chat requests for one role to one endpoint."""
+
+    client: Any  # a langchain_openai.ChatOpenAI
+    role: str
+    endpoint: str
+    context_window: int
+    timeout_seconds: float
+    # langchain-openai sends `max_completion_tokens`, which OpenAI reads and many compatible
+    # servers (llama-cpp-python among them) silently ignore: they get `max_tokens` instead.
+    plain_max_tokens: bool = True
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+    estimator: TokenEstimator = field(default_factory=TokenEstimator)
+
+    def _timeout_for(self, prompt_tokens: int) -> float:
+        return max(self.timeout_seconds, prompt_tokens / PROMPT_TOKENS_PER_SECOND_FLOOR)
+
+    async def send(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        max_tokens: int,
+        retry_server_errors: bool = True,
+        role: str | None = None,
+        **request: Any,
+    ) -> AIMessage:
+        """The server's reply to `messages`; raises `ModelCallError` when it cannot be had.
+
+        `role` names the asking role in progress and errors (roles may share an endpoint).
+        """
+        role = role or self.role
+        extra = len(str(request.get("tools") or "")) + len(
+            str(request.get("response_format") or "")
+        )
+        room = self.context_window - max_tokens
+        fitted = fit_messages(
+            messages, budget_tokens=room, estimator=self.estimator, extra_chars=extra
+        )
+        attempt = shrinks = 0
+        last_error = ""
+        while True:
+            try:
+                return await self._stream(fitted, max_tokens, extra, request, role)
+            except ModelCallError:
+                raise
+            except ValueError as exc:
+                if "No generation chunks" not in str(exc):
+                    raise
+                # The server closed the stream without a chunk (often an error it could not
+                # send once streaming had begun): treat it like an empty reply.
+                if attempt >= min(1, self.policy.max_retries):
+                    raise self._failure(EmptyReplyError("no chunks"), role) from exc
+                attempt += 1
+            except Exception as exc:
+                if is_context_overflow(exc) and shrinks < CONTEXT_SHRINKS:
+                    shrinks += 1
+                    fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)
+                    continue
+                reason, _ = describe_failure(exc)
+                limit = self._retries_for(exc, retry_server_errors)
+                body = str(exc)[:500]
+                repeated = (status_code(exc) or 0) >= 500 and body == last_error
+                if attempt >= limit or repeated:
+                    raise self._failure(exc, role) from exc
+                last_error = body
+                wait = self.policy.delay(attempt, exc)
+                announce_retry(role, self.endpoint, attempt, reason, wait)
+                await self.policy.sleep(wait)
+                attempt += 1
+
+    def _retries_for(self, exc: BaseException, retry_server_errors: bool) -> int:
+        if not is_transient(exc) and not isinstance(exc, EmptyReplyError):
+            return 0
+        code = status_code(exc)
+        if code == 429:
+            return self.policy.max_retries
+        if code is not None and code >= 500:
+            return min(SERVER_ERROR_RETRIES, self.policy.max_retries) if retry_server_errors else 0
+        if "Timeout" in type(exc).__name__ or isinstance(exc, TimeoutError):
+            return min(TIMEOUT_RETRIES, self.policy.max_retries)
+        return min(SERVER_ERROR_RETRIES, self.policy.max_retries)
+
+    def _failure(self, exc: BaseException, role: str) -> ModelCallError:
+        reason, retryable = describe_failure(exc)
+        error = ModelCallError(role, self.endpoint, reason, retryable=retryable)
+        error.status = status_code(exc)
+        error.unreachable = "Connection" in type(exc).__name__ or "Timeout" in type(exc).__name__
+        return error
+
+    async def _stream(
+        self,
+        messages: list[BaseMessage],
+        max_tokens: int,
+        extra: int,
+        request: dict[str, Any],
+        role: str,
+    ) -> AIMessage:
+        prompt_tokens = self.estimator.tokens(messages, extra)
+        # Never ask for more than the window leaves once the prompt is in.
+        cap = max(16, min(max_tokens, self.context_window - prompt_tokens))
+        if self.plain_max_tokens:
+            extra_body = {**(request.pop("extra_body", None) or {}), "max_tokens": cap}
+            request = {**request, "extra_body": extra_body}
+        else:
+            request = {**request, "max_tokens": cap}
+        bound = self.client.bind(timeout=self._timeout_for(prompt_tokens), **request)
+        aggregate: AIMessageChunk | None = None
+        async with CallProgress(role, self.endpoint) as progress:
+            # Callbacks off on the inner call: the outer model reports this call once.
+            async for chunk in bound.astream(messages, config={"callbacks": []}):
+                aggregate = chunk if aggregate is None else aggregate + chunk
+                progress.tick()
+                await asyncio.sleep(0)
+        if aggregate is None:
+            raise EmptyReplyError("no chunks")
+        message = message_chunk_to_message(aggregate)
+        if not isinstance(message, AIMessage):
+            raise EmptyReplyError("not an assistant message")
+        chars = sum(message_chars(item) for item in messages) + extra
+        usage = message.usage_metadata
+        if usage and usage.get("input_tokens"):
+            self.estimator.observe(chars, int(usage["input_tokens"]))
+        else:
+            out = int(len(str(message.content)) / self.estimator.chars_per_token)
+            message.usage_metadata = {
+                "input_tokens": prompt_tokens,
+                "output_tokens": out,
+                "total_tokens": prompt_tokens + out,
+            }
+        return message

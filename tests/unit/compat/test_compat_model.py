@@ -1,0 +1,101 @@
+"""CompatChatModel over the real ChatOpenAI client and HTTP: caps, retries, errors, fallbacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel
+
+from engine.config import settings_from_mapping
+from engine.middleware.retry import RetryPolicy
+from engine.models.compat.errors import ModelCallError
+from engine.models.compat.profile import ModelProfile
+from engine.models.factory import make_chat_model
+from engine.nodes.failures import sanitize_run_error
+from tests.fixtures.openai_server import OpenAIServer
+
+KEY = "sk-compat-secret-canary"
+
+
+class Capital(BaseModel):
+    city: str
+
+
+async def _no_sleep(_: float) -> None:
+    return None
+
+
+def _model(llm: OpenAIServer, tmp_path: Path, **env: str):
+    settings = settings_from_mapping(
+        {
+            "OPENAI_API_KEY": KEY,
+            "ORCHESTRATOR_MODEL": "offline-over-http",
+            "ORCHESTRATOR_BASE_URL": llm.base_url,
+            "MODEL_MAX_INPUT_TOKENS": "4096",
+            "MODEL_TOOL_CALLING": "native",
+            "MODEL_STRUCTURED_OUTPUT": "json_schema",
+            "DATA_DIR": str(tmp_path),
+            "LLM_TIMEOUT_SECONDS": "5",
+            **env,
+        }
+    )
+    model = make_chat_model(settings, "writer")
+    model.endpoint.transport.policy = RetryPolicy(max_retries=10, sleep=_no_sleep)
+    return model
+
+
+async def test_every_request_carries_a_role_sized_output_cap(tmp_path: Path) -> None:
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path)
+        await model.ainvoke([HumanMessage(content="Say hello.")])
+        body = llm.requests[-1]
+    # The writer's cap (4096) shrinks to a quarter of this 4096-token window.
+    assert body["max_tokens"] == 1024
+    assert body["stream"] is True
+
+
+async def test_a_broken_server_is_tried_three_times_then_named_without_the_key(
+    tmp_path: Path,
+) -> None:
+    with OpenAIServer() as llm:
+        llm.fail("server_error", times=50)
+        model = _model(llm, tmp_path)
+        with pytest.raises(ModelCallError) as caught:
+            await model.ainvoke([HumanMessage(content="Say hello.")])
+        attempts = len(llm.requests)
+    message = sanitize_run_error(caught.value)
+    assert attempts <= 3
+    assert "writer model at 127.0.0.1:" in message and "HTTP 500" in message
+    assert KEY not in message and "/v1" not in message
+
+
+async def test_rate_limits_are_waited_out(tmp_path: Path) -> None:
+    with OpenAIServer() as llm:
+        llm.fail("rate_limit", times=4, retry_after=0)
+        model = _model(llm, tmp_path)
+        reply = await model.ainvoke([HumanMessage(content="Say hello.")])
+    assert reply.content
+
+
+async def test_structured_output_falls_back_when_the_server_refuses_json_schema(
+    tmp_path: Path,
+) -> None:
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path)
+        # The first json_schema request is refused (as llama-cpp-python does with HTTP 500).
+        llm.fail("server_error", times=1)
+        result = await model.with_structured_output(Capital, include_raw=True).ainvoke(
+            [HumanMessage(content="Capital of France as JSON.")]
+        )
+        kinds = [(b.get("response_format") or {}).get("type") for b in llm.requests]
+    assert kinds[0] == "json_schema" and kinds[-1] != "json_schema"
+    assert model.endpoint.profile.structured_output == "json_object"
+    assert result["raw"] is not None
+
+
+def test_output_caps_shrink_with_the_window() -> None:
+    assert ModelProfile(128_000).output_cap("writer") == 4096
+    assert ModelProfile(4096).output_cap("writer") == 1024
+    assert ModelProfile(1000).output_cap("researcher") == 250
