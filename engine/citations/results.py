@@ -15,6 +15,13 @@ URL_NOT_IN_REGISTRY = "url_not_in_registry"
 KEY_NOT_IN_REGISTRY = "citation_key_not_in_registry"
 UNVERIFIABLE = "unverifiable"
 DUPLICATE_PREFIX = "duplicate_of_citation_"
+# An inline marker whose number no entry of the sources list defines (a hallucinated number).
+NO_SUCH_ENTRY = "no_such_source_entry"
+# `[Source: Title]` naming nothing in the sources list or the registry.
+TITLE_NOT_IN_SOURCES = "title_not_in_sources"
+# A citation that carried no number of its own (named, linked or a bare URL) is recorded
+# under this number in the audit.
+UNNUMBERED = 0
 
 # Removal reasons of the sanitizer.
 SanitizationReason = Literal[
@@ -37,7 +44,10 @@ class ValidCitation(BaseModel):
 
 
 class RemovedCitation(BaseModel):
-    """A citation the verifier removed; `source` is what the report cited (None if nothing)."""
+    """A citation the verifier removed; `source` is what the report cited (None if nothing).
+
+    `number` is the writer's number, or `UNNUMBERED` (0) for a citation by name or URL.
+    """
 
     model_config = ConfigDict(frozen=True)
 

@@ -6,6 +6,7 @@ import ipaddress
 import re
 
 from engine.citations.parse import (
+    ParsedReport,
     RewriteNotes,
     SourceEntry,
     collapse_links,
@@ -16,6 +17,7 @@ from engine.citations.parse import (
     tidy_after_removal,
 )
 from engine.citations.results import SanitizationReason, SanitizationRemoval, SanitizedReport
+from engine.citations.sections import forms_structure
 from engine.citations.urls import normalize_url, url_scheme
 
 # Shorteners hide where a link goes; a reader cannot tell what was cited.
@@ -121,17 +123,17 @@ def sanitize_report(report: str) -> SanitizedReport:
     )
 
 
-def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
-    """One sanitizing pass (see `sanitize_report`), and whether it must be repeated."""
-    cut_at = find_tool_markup(report)
-    text = report if cut_at is None else report[:cut_at].rstrip()
-    parsed = parse_report(text)
-    removed: list[SanitizationRemoval] = []
-    replacements: dict[int, str | None] = {}
+def _renumber_entries(
+    parsed: ParsedReport,
+    removed: list[SanitizationRemoval],
+    replacements: dict[int, str | None],
+) -> tuple[dict[int, int], list[tuple[str, int]]]:
+    """Drop entries with unsafe URLs and number the rest 1..k in list order.
 
+    Returns old number -> new number, and each kept URL with its new number.
+    """
     renumbered: dict[int, int] = {}
     kept_urls: list[tuple[str, int]] = []
-    kept_by_url: dict[str, int] = {}  # normalized URL -> new number, built on first use
     next_number = 1
     for index, block in enumerate(parsed.blocks):
         if not isinstance(block, SourceEntry):
@@ -149,13 +151,25 @@ def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
             kept_urls.append((block.url, new_number))
         if new_number != block.number:
             replacements[index] = block.render(number=new_number)
+    return renumbered, kept_urls
 
-    # Cutting markup or dropping the heading can change how the rest parses.
+
+def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
+    """One sanitizing pass (see `sanitize_report`), and whether it must be repeated."""
+    cut_at = find_tool_markup(report)
+    text = report if cut_at is None else report[:cut_at].rstrip()
+    parsed = parse_report(text)
+    removed: list[SanitizationRemoval] = []
+    replacements: dict[int, str | None] = {}
+    renumbered, kept_urls = _renumber_entries(parsed, removed, replacements)
+    kept_by_url: dict[str, int] = {}  # normalized URL -> new number, built on first use
+
+    # Cutting markup or dropping a heading can change how the rest parses.
     notes = RewriteNotes(structural_risk=cut_at is not None)
     has_entries = bool(parsed.entries)
     dropped_blocks = {index for index, value in replacements.items() if value is None}
-    if parsed.heading_index is not None and parsed.heading_left_empty(dropped_blocks):
-        replacements[parsed.heading_index] = None
+    for heading in parsed.headings_left_empty(dropped_blocks):
+        replacements[heading] = None
         notes.structural_risk = True
 
     def map_marker(number: int) -> int | None:
@@ -185,9 +199,13 @@ def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
                 removed.append(SanitizationRemoval(number=None, url=target, reason=reason))
         if collapsed != prose:
             notes.structural_risk = True
-        rewritten = rewrite_body(collapsed, map_marker, known, map_body_url, notes)
+        # Superscripts are never renumbered here: verification has already turned the ones
+        # that cite into `[n]`, and any left are exponents that must not start citing.
+        rewritten = rewrite_body(collapsed, map_marker, known, map_body_url, notes, False)
         if rewritten != prose:
             replacements[index] = rewritten
+            if forms_structure(rewritten):
+                notes.structural_risk = True
 
     sanitized = render_report(parsed, replacements)
     if any(value is None for value in replacements.values()):

@@ -1,38 +1,24 @@
-"""Citation verification: keep only citations whose source a tool actually returned."""
+"""Citation verification: keep only citations whose source a tool actually returned.
+
+The model's sources sections, in whatever format, are consumed; its citations, in whatever
+style, are resolved against them and the registry; the report comes back with canonical
+`[n]` markers and one canonical `## Sources` section, in order of first use.
+"""
 
 from __future__ import annotations
 
-from engine.citations.parse import (
-    ParsedReport,
-    RewriteNotes,
-    SourceEntry,
-    parse_report,
-    render_report,
-    rewrite_body,
-    tidy_after_removal,
-)
+import re
+
+from engine.citations.canonical import BodyCiter, canonical_section
+from engine.citations.markers import superscripts_cite
 from engine.citations.registry import SourceRegistry
-from engine.citations.results import (
-    KEY_NOT_IN_REGISTRY,
-    UNVERIFIABLE,
-    URL_NOT_IN_REGISTRY,
-    CitationVerification,
-    RemovedCitation,
-    ValidCitation,
-    duplicate_reason,
-)
+from engine.citations.resolve import SourceTable, build_table
+from engine.citations.results import CitationVerification, RemovedCitation, ValidCitation
+from engine.citations.rewrite import tidy_after_removal
+from engine.citations.scopes import numbering_offsets, shift_entries
+from engine.citations.sections import ParsedReport, forms_structure, parse_report
 
-
-def _resolve(entry: SourceEntry, registry: SourceRegistry) -> tuple[str | None, str | None]:
-    """(registry locator, None) for a retrieved source, else (None, removal reason)."""
-    if entry.url is not None:
-        found = registry.lookup_url(entry.url)
-        return (found, None) if found is not None else (None, URL_NOT_IN_REGISTRY)
-    if entry.key is not None:
-        found = registry.lookup_document(entry.key)
-        return (found, None) if found is not None else (None, KEY_NOT_IN_REGISTRY)
-    return None, UNVERIFIABLE
-
+_FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
 
 # Deleting a marker can, in contrived text, bring two fragments together into something that
 # parses as a new entry (`[2024] [^1]: x` becomes `[2024]: x`). Re-verifying until nothing
@@ -43,13 +29,16 @@ _MAX_PASSES = 10
 def verify_citations(
     report: str, registry: SourceRegistry, *, strict: bool = False
 ) -> CitationVerification:
-    """Check every entry of the report's sources list against the registry.
+    """Check every citation of the report against the registry.
 
-    A matched entry is rewritten to the registry's URL (or key). Entries that match nothing are
-    removed with a reason; when two entries resolve to one source the lowest number stays and
-    the body's markers are rewritten to it. Inline markers whose entry was removed or never
-    existed are deleted. Numbers are not closed up here: `sanitize_report` does that, so this
-    audit trail speaks in the numbers the writer used. Verifying the result changes nothing.
+    Entries of the model's sources lists resolve to the registry's URL (or key); entries that
+    match nothing are removed with a reason, and when two entries resolve to one source the
+    lowest number stays. Inline citations in any style (numbered, by title, by URL, by link)
+    become `[n]` markers of a retrieved source or are deleted with a reason. The report ends
+    with one canonical `## Sources` section in order of first use (then listed but uncited
+    sources). Numbers are the writer's, not closed up: `sanitize_report` does that, so this
+    audit trail speaks in the numbers the writer used; a source cited only by name or URL
+    gets a number above every listed one. Verifying the result changes nothing.
 
     An empty registry returns the report unchanged (`unverified` / `no_sources`) unless
     `strict`: then nothing was retrieved, so every citation is removed as unverifiable
@@ -76,95 +65,83 @@ def _verify_once(
         ), False
 
     parsed = parse_report(report)
-    resolved: dict[int, str] = {}  # block index -> registry locator
-    removed: dict[int, RemovedCitation] = {}  # block index -> removal
-    seen_numbers: set[int] = set()
-    for index, block in enumerate(parsed.blocks):
-        if not isinstance(block, SourceEntry):
-            continue
-        if block.number in seen_numbers:
-            # A second entry reusing a number cannot be told apart from the first by markers.
-            removed[index] = RemovedCitation(
-                number=block.number, source=block.locator, reason=duplicate_reason(block.number)
-            )
-            continue
-        seen_numbers.add(block.number)
-        locator, reason = _resolve(block, registry)
-        if locator is None:
-            removed[index] = RemovedCitation(
-                number=block.number, source=block.locator, reason=reason or UNVERIFIABLE
-            )
-        else:
-            resolved[index] = locator
+    written_numbers = parsed.entry_numbers
+    offsets = numbering_offsets(parsed)
+    shift_entries(parsed, offsets)
+    table, removed_entries = build_table(parsed, registry)
+    prose = parsed.prose_blocks()
+    superscripts = superscripts_cite("\n".join(text for _, text in prose), written_numbers)
+    citer = BodyCiter(table, superscripts, written_numbers)
+    rewritten = [citer.rewrite(text, offsets.get(index, 0)) for index, text in prose]
+    changed = zip(rewritten, prose, strict=True)
+    if any(new != old and forms_structure(new) for new, (_, old) in changed):
+        citer.notes.structural_risk = True
 
-    # The lowest number citing a source keeps it; higher numbers become duplicates of it.
-    keeper: dict[str, int] = {}
-    for index in resolved:
-        entry = parsed.blocks[index]
-        assert isinstance(entry, SourceEntry)
-        locator = resolved[index]
-        keeper[locator] = min(keeper.get(locator, entry.number), entry.number)
+    order = _listing_order(citer.used, parsed, table)
+    text = _assemble(report, parsed, prose, rewritten, order, table)
+    valid = [
+        ValidCitation(
+            number=number,
+            source=table.locator_of[number],
+            title=table.titles.get(number) or registry.title_for(table.locator_of[number]),
+        )
+        for number in order
+    ]
+    removed = [removed_entries[index] for index in sorted(removed_entries)] + citer.removed
+    return _result(text, valid, removed, registry), citer.notes.structural_risk
 
-    number_map: dict[int, int] = {}
-    valid: list[ValidCitation] = []
-    replacements: dict[int, str | None] = {}
-    for index, locator in resolved.items():
-        entry = parsed.blocks[index]
-        assert isinstance(entry, SourceEntry)
-        kept_number = keeper[locator]
-        number_map[entry.number] = kept_number
-        if kept_number != entry.number:
-            removed[index] = RemovedCitation(
-                number=entry.number, source=entry.locator, reason=duplicate_reason(kept_number)
-            )
-            continue
-        title = entry.title or registry.title_for(locator)
-        valid.append(ValidCitation(number=entry.number, source=locator, title=title))
-        if entry.url is not None and entry.url != locator:
-            replacements[index] = entry.render(url=locator)
-        elif entry.key is not None and entry.key != locator:
-            replacements[index] = entry.render(key=locator)
 
-    for index in removed:
-        replacements[index] = None
-    notes = RewriteNotes()
-    if parsed.heading_index is not None and parsed.heading_left_empty(removed):
-        replacements[parsed.heading_index] = None
-        # Without this heading an earlier "Sources" line may now head the section.
-        notes.structural_risk = True
+def _listing_order(used: list[int], parsed: ParsedReport, table: SourceTable) -> list[int]:
+    """Cited numbers in order of first use, then kept entries the prose never cited."""
+    order = [number for number in used if number in table.locator_of]
+    seen = set(order)
+    for entry in parsed.entries:
+        kept = table.number_map.get(entry.number)
+        if kept is not None and kept not in seen and kept in table.locator_of:
+            seen.add(kept)
+            order.append(kept)
+    return order
 
-    _rewrite_prose(parsed, number_map, replacements, notes)
-    text = render_report(parsed, replacements)
-    if removed:
-        text = tidy_after_removal(text, report)
 
-    ordered_removed = [removed[index] for index in sorted(removed)]
+def _assemble(
+    report: str,
+    parsed: ParsedReport,
+    prose: list[tuple[int, str]],
+    rewritten: list[str],
+    order: list[int],
+    table: SourceTable,
+) -> str:
+    """The rewritten prose, then the canonical sources section (if any source is left)."""
+    consumed = len(prose) != len(parsed.blocks)
+    changed = any(new != old for new, (_, old) in zip(rewritten, prose, strict=True))
+    if not consumed and not changed:
+        return report
+    body = "\n".join(rewritten)
+    body = tidy_after_removal(body, "") if consumed or changed else body
+    if not order:
+        return body + "\n" if report.endswith("\n") and body else body
+    section = canonical_section(order, table)
+    if sum(1 for line in body.split("\n") if _FENCE_RE.match(line)) % 2:
+        # The prose ends inside a code fence; close it so the sources are not read as code.
+        body += "\n```"
+    text = f"{body}\n\n{section}" if body else section
+    return text + "\n" if report.endswith("\n") else text
+
+
+def _result(
+    text: str, valid: list[ValidCitation], removed: list[RemovedCitation], registry: SourceRegistry
+) -> CitationVerification:
     if valid:
-        verified = CitationVerification(
+        return CitationVerification(
             verified_report=text,
             valid_citations=valid,
-            removed_citations=ordered_removed,
+            removed_citations=removed,
             status="verified",
             reason="valid_citations",
         )
-    else:
-        verified = CitationVerification(
-            verified_report=text,
-            removed_citations=ordered_removed,
-            status="unverified",
-            reason="no_sources" if len(registry) == 0 else "no_valid_citations",
-        )
-    return verified, notes.structural_risk
-
-
-def _rewrite_prose(
-    parsed: ParsedReport,
-    number_map: dict[int, int],
-    replacements: dict[int, str | None],
-    notes: RewriteNotes,
-) -> None:
-    known = parsed.entry_numbers
-    for index, text in parsed.body_blocks():
-        rewritten = rewrite_body(text, number_map.get, known, notes=notes)
-        if rewritten != text:
-            replacements[index] = rewritten
+    return CitationVerification(
+        verified_report=text,
+        removed_citations=removed,
+        status="unverified",
+        reason="no_sources" if len(registry) == 0 else "no_valid_citations",
+    )

@@ -62,10 +62,11 @@ def test_each_entry_is_kept_or_removed_with_its_reason(
         assert (result.status, result.reason) == ("unverified", "no_valid_citations")
 
 
-def test_matched_url_is_rewritten_to_the_registry_url() -> None:
-    result = _verify("[1] GIL - https://example.com/articles/gil-and-io")
-    assert "- https://example.com/articles/gil-and-io-bound-threads" in result.verified_report
-    assert "[1] GIL - " in result.verified_report
+def test_matched_url_is_rewritten_to_the_registry_url_in_the_canonical_line() -> None:
+    result = _verify("- [1] GIL - https://example.com/articles/gil-and-io")
+    assert result.verified_report == (
+        "Claim [1].\n\n## Sources\n[1] GIL: https://example.com/articles/gil-and-io-bound-threads\n"
+    )
 
 
 def test_duplicates_keep_the_lowest_number_and_rewrite_markers() -> None:

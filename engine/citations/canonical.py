@@ -1,0 +1,177 @@
+"""Rewriting a report's citations into the engine's one canonical form.
+
+Every citation the prose makes, in whatever style, becomes a bracket marker `[n]` whose
+number is the writer's for a listed source, or a fresh one for a source cited only by name
+or URL. Citations that resolve to nothing retrieved are deleted and recorded. The report then
+ends with one `## Sources` section of `[n] Title: locator` lines, in order of first use.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.citations.entries import DOCUMENT_KEY_RE, clean_title, parse_entry, split_run_together
+from engine.citations.inline import NamedCitation, Ref, citation_tokens, named_citation
+from engine.citations.markers import (
+    BRACKET_STYLES,
+    marker_from_token,
+    render_numbers,
+)
+from engine.citations.resolve import SourceTable
+from engine.citations.results import NO_SUCH_ENTRY, UNNUMBERED, RemovedCitation
+from engine.citations.rewrite import Edit, RewriteNotes, apply_edits, url_token_span
+from engine.citations.sanitize import unsafe_url_reason
+from engine.citations.scanning import Token, find_urls
+
+SOURCES_HEADING = "## Sources"
+# Titles of words, spaces and harmless punctuation, with no digit that could start a label.
+_PLAIN_TITLE_RE = re.compile(r"^[^\W\d_](?:[\w ,;'&+?!-]|\.(?! ))*$")
+
+
+@dataclass
+class BodyCiter:
+    """Rewrites prose blocks one after another, remembering the order sources are first cited."""
+
+    table: SourceTable
+    superscripts: bool
+    # Numbers as written that a sources list defines (before any scope shift): they decide
+    # whether a bracketed year such as `[2024]` is a marker.
+    known_numbers: set[int] = field(default_factory=set)
+    notes: RewriteNotes = field(default_factory=RewriteNotes)
+    used: list[int] = field(default_factory=list)
+    removed: list[RemovedCitation] = field(default_factory=list)
+    _used_set: set[int] = field(default_factory=set)
+    _known: set[int] | None = None
+    _missing_reported: set[int] = field(default_factory=set)
+
+    def rewrite(self, text: str, offset: int = 0) -> str:
+        """`text` with every citation canonical; `offset` shifts its numbers (see `scopes`)."""
+        edits: list[Edit] = []
+        previous_end = 0
+        for token in citation_tokens(text):
+            start, end, kind, _ = token
+            edit: Edit | None = None
+            if kind == "url":
+                start, end, url = url_token_span(text, start, end, previous_end)
+                edit = self._url_edit(start, end, url)
+            elif kind in ("named", "link"):
+                citation = named_citation(token)
+                edit = self._named_edit(citation) if citation is not None else None
+            elif kind != "code" and (kind != "superscript" or self.superscripts):
+                edit = self._marker_edit(token, offset)
+            if edit is not None:
+                edits.append(_spaced(text, edit))
+            previous_end = end
+        return apply_edits(text, edits, self.notes) if edits else text
+
+    def _use(self, number: int) -> None:
+        if number not in self._used_set:
+            self._used_set.add(number)
+            self.used.append(number)
+
+    def _marker_edit(self, token: Token, offset: int) -> Edit | None:
+        if self._known is None:
+            self._known = self.known_numbers | self.table.listed
+        marker = marker_from_token(token, self._known)
+        if marker is None:
+            return None
+        kept: list[int] = []
+        for number in (written + offset for written in marker.numbers):
+            mapped = self.table.number_map.get(number)
+            if mapped is None:
+                self._report_missing(number)
+            elif mapped not in kept:
+                kept.append(mapped)
+        unchanged = not offset and kept == list(marker.numbers) and marker.style in BRACKET_STYLES
+        # First use follows the numbers as the verified report will show them.
+        for number in kept if unchanged else sorted(kept):
+            self._use(number)
+        if unchanged:
+            return None
+        return marker.start, marker.end, render_numbers(sorted(kept)) if kept else None
+
+    def _report_missing(self, number: int) -> None:
+        """A number no entry lists is recorded once; numbers of removed entries already are."""
+        if number not in self.table.listed and number not in self._missing_reported:
+            self._missing_reported.add(number)
+            self.removed.append(RemovedCitation(number=number, source=None, reason=NO_SUCH_ENTRY))
+
+    def _named_edit(self, citation: NamedCitation) -> Edit | None:
+        resolved = [(ref, *self.table.resolve_ref(ref)) for ref in citation.refs]
+        if citation.soft and all(locator is None for _, locator, _ in resolved):
+            return None
+        numbers: list[int] = []
+        for ref, locator, reason in resolved:
+            if locator is None:
+                if ref.kind == "url":
+                    reason = unsafe_url_reason(ref.text) or reason
+                self.removed.append(
+                    RemovedCitation(number=UNNUMBERED, source=ref.text, reason=reason)
+                )
+                continue
+            number = self.table.number_for(locator)
+            if number not in numbers:
+                numbers.append(number)
+        for number in numbers:
+            self._use(number)
+        marker = render_numbers(numbers) if numbers else ""
+        replacement = " ".join(part for part in (citation.keep_text, marker) if part)
+        return citation.start, citation.end, replacement or None
+
+    def _url_edit(self, start: int, end: int, url: str) -> Edit:
+        locator, reason = self.table.resolve_ref(Ref("url", url))
+        if locator is None:
+            reason = unsafe_url_reason(url) or reason
+            self.removed.append(RemovedCitation(number=UNNUMBERED, source=url, reason=reason))
+            return start, end, None
+        number = self.table.number_for(locator)
+        self._use(number)
+        return start, end, render_numbers([number])
+
+
+def _spaced(text: str, edit: Edit) -> Edit:
+    """A marker that replaces a glued-on citation (`writers¹`, `I/O【2†L1】`) gets a space."""
+    start, end, replacement = edit
+    if replacement and replacement.startswith("[") and start and text[start - 1] not in " \t\n([":
+        return start, end, " " + replacement
+    return edit
+
+
+def _safe_title(title: str | None) -> str | None:
+    """A title that cannot be mistaken for a URL, a document key or a link when re-read."""
+    if not title:
+        return None
+    for start, end, _ in reversed(find_urls(title)):
+        title = title[:start] + title[end:]
+    title = DOCUMENT_KEY_RE.sub("", title)
+    return clean_title(title.replace("](", "] ("))
+
+
+def canonical_line(number: int, title: str | None, locator: str) -> str:
+    """`[n] Title: locator`, with a title that reads back unchanged (so verifying is stable).
+
+    A title that would not (it holds something that reads as a second entry, say) is dropped.
+    """
+    title = _safe_title(title)
+    if title and _PLAIN_TITLE_RE.match(title) and clean_title(title) == title:
+        # Nothing in it can read as a label, a link or an address: it reads back unchanged.
+        return f"[{number}] {title}: {locator}"
+    if title:
+        line = f"[{number}] {title}: {locator}"
+        entry = parse_entry(line)
+        if entry is not None and entry.title == title and split_run_together(line) == [line]:
+            return line
+    return f"[{number}] {locator}"
+
+
+def canonical_section(order: list[int], table: SourceTable) -> str:
+    """The `## Sources` section listing `order`'s numbers, each with its title and locator."""
+    lines = [SOURCES_HEADING]
+    for number in order:
+        locator = table.locator_of[number]
+        line = canonical_line(number, table.titles.get(number), locator)
+        if line == f"[{number}] {locator}":
+            line = canonical_line(number, table.registry.title_for(locator), locator)
+        lines.append(line)
+    return "\n".join(lines)
