@@ -24,6 +24,11 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEEDS_INPUT = 3
+EXIT_UNVERIFIED = 4
+HEADLESS_CLARIFICATION = (
+    "No one is available to answer (headless run). Proceed with the most likely reading of "
+    "the question and state that assumption in the brief."
+)
 TITLE_WIDTH = 80
 # "Label: value", the label a few words at most (so a sentence with a colon is not a label).
 _LABELLED_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,30}):\s*(?P<value>\S.*)$")
@@ -35,7 +40,9 @@ def register(subparsers: Any) -> None:
         help="run a research session headless and print the report",
         description="Run a research session without the app. Exit codes: 0 report written, "
         "1 run failed or cancelled, 2 bad arguments, 3 the session needs an answer "
-        "(resume it with --resume SESSION_ID and --answer or --yes).",
+        "(resume it with --resume SESSION_ID and --answer or --yes), 4 a report was written "
+        "but none of it is backed by a retrieved source. With --yes, a clarifying question is "
+        "answered by proceeding on the most likely reading.",
     )
     parser.add_argument("question", nargs="?", help="the research question")
     parser.add_argument("--yes", action="store_true", help="approve the proposed plan")
@@ -109,6 +116,7 @@ async def run_headless(
     answer: str | None = args.answer
     plan = edited_plan
     code = EXIT_FAILED
+    unverified = False
     try:
         async with open_session(settings, args.resume, deps=deps) as session:
             stream: AsyncIterator[Any] | None
@@ -126,6 +134,13 @@ async def run_headless(
                     if line:
                         print(line, file=err, flush=True)
                     if isinstance(event, ClarificationRequested):
+                        if answer is None and args.yes:
+                            print(
+                                "  clarification skipped (--yes): proceeding on the most "
+                                "likely reading",
+                                file=err,
+                            )
+                            answer = HEADLESS_CLARIFICATION
                         if answer is None:
                             print(
                                 f"clarification needed: {event.question}\n"
@@ -167,6 +182,14 @@ async def run_headless(
                             out.flush()
                         if event.report_path:
                             print(f"report saved to {event.report_path}", file=err)
+                        if event.verification_status != "verified":
+                            unverified = True
+                            reason = event.verification_reason or "unverified"
+                            print(
+                                f"warning: the report is not backed by retrieved sources "
+                                f"({reason}); exit code {EXIT_UNVERIFIED}",
+                                file=err,
+                            )
                     elif isinstance(event, RunFailed):
                         hint = (
                             f" (resume: deepresearch run --resume {session.session_id})"
@@ -177,6 +200,8 @@ async def run_headless(
                         return EXIT_FAILED
                     elif isinstance(event, RunFinished):
                         code = EXIT_OK if event.status == "completed" else EXIT_FAILED
+                        if code == EXIT_OK and unverified:
+                            code = EXIT_UNVERIFIED
                     if next_stream is not None:
                         break
                 stream = next_stream
@@ -229,7 +254,22 @@ def progress_line(event: Any) -> str | None:
         detail = unit.failure_reason or f"{unit.evidence_count} evidence"
         duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
         return f"  {unit.id} {unit.status} ({detail}{duration})"
+    if kind == "model_call_progress":
+        return _model_progress_line(event)
     if kind == "runtime_progress" and event.quality_gate_status != "none":
         reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
         return f"  quality gate {event.quality_gate_status}{reason}"
+    return None
+
+
+def _model_progress_line(event: Any) -> str | None:
+    where = f"{event.role} model ({event.endpoint})" if event.endpoint else f"{event.role} model"
+    if event.state == "waiting":
+        return f"  {where}: reading the prompt… {event.elapsed_seconds:.0f}s"
+    if event.state == "generating":
+        return (
+            f"  {where}: writing… {event.output_tokens} tokens, {event.elapsed_seconds:.0f}s"
+        )
+    if event.state == "retrying":
+        return f"  {where}: {event.detail}"
     return None

@@ -21,6 +21,24 @@ from engine.events import OFFLINE_NOTICE, CitationAuditEntry, PhaseChanged, Repo
 from engine.nodes.deps import EngineDeps
 from engine.state import ResearchState
 
+UNSOURCED_BANNER = (
+    "**Unsourced answer:** no source was retrieved for this question, so nothing below is "
+    "verified; it may come from the model's memory."
+)
+UNVERIFIED_BANNER = (
+    "**Unverified answer:** none of its citations points at a source that was retrieved; "
+    "treat every claim below as unchecked."
+)
+
+
+def unverified_banner(reason: str) -> str | None:
+    """The warning an answer without verified citations opens with (None when verified)."""
+    if reason == "no_sources":
+        return UNSOURCED_BANNER
+    if reason == "no_valid_citations":
+        return UNVERIFIED_BANNER
+    return None
+
 
 def audit_entries(
     verification: CitationVerification, sanitized: SanitizedReport
@@ -72,6 +90,10 @@ def build_verify(deps: EngineDeps) -> Any:
         verification = verify_citations(state.get("final_report", ""), registry, strict=True)
         sanitized = sanitize_report(verification.verified_report)
         report = sanitized.sanitized_report.strip() + "\n"
+        banner = unverified_banner(verification.reason)
+        if banner:
+            # In the report itself, so every copy of it (file, screen, pipe) carries it.
+            report = f"> {banner}\n\n{report}"
         notice = OFFLINE_NOTICE if settings.offline else None
         if notice:
             report = f"> {notice}\n\n{report}"

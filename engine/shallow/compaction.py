@@ -16,7 +16,6 @@ Compaction is a view of the request: the graph's state keeps every message whole
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from dataclasses import dataclass
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from engine.config import Settings
-from engine.messages import message_text
+from engine.messages import message_chars, message_text
 
 # Conservative characters-per-token for sizing a request from a token window; real English
 # text averages nearer four, so this leaves room for the tool schemas and the answer.
@@ -41,15 +40,6 @@ _SOURCE_LINE_RE = re.compile(r"^\s*(url|source|document|key)\s*:\s*(\S.*)$", re.
 def context_char_budget(settings: Settings) -> int:
     """The request size, in characters, that fits the configured model window."""
     return int(settings.model_max_input_tokens * CHARS_PER_TOKEN * WINDOW_SHARE)
-
-
-def message_chars(message: BaseMessage) -> int:
-    """How many characters a message adds to a request (text plus tool-call arguments)."""
-    size = len(message_text(message))
-    if isinstance(message, AIMessage):
-        for call in message.tool_calls:
-            size += len(call["name"]) + len(json.dumps(call["args"], ensure_ascii=False))
-    return size
 
 
 def request_chars(messages: Iterable[BaseMessage]) -> int:

@@ -16,7 +16,13 @@ from datetime import datetime
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -26,9 +32,11 @@ from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
+from engine.shallow.attribution import attribute_uncited
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
-from engine.shallow.prompt import render_shallow_prompt, tools_info_from
+from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
+from engine.shallow.source_numbers import catalog_of, complete_references, renumber
 from engine.shallow.state import ShallowResearchState
 
 GRAPH_NAME = "quick_research"
@@ -38,6 +46,15 @@ TOOL_FAILURE_MESSAGE = (
     "This tool call failed. Try a different query or source, or answer from what you have."
 )
 EMPTY_ANSWER = "The model wrote no answer to this question. Try deep research for it."
+# After tool results, the rule a model most often drops, restated where it reads last.
+CITE_REMINDER = (
+    "If these results answer the question, answer now; otherwise search again. Put the "
+    "number of the result you used in square brackets after each fact, like [1]."
+)
+MALFORMED_CALL_NOTICE = (
+    "Your last reply looked like a tool call but could not be read. Either call a tool with "
+    'exactly <tool_call>{"name": ..., "arguments": {...}}</tool_call>, or write the answer.'
+)
 BUDGET_METRIC = "quick_research_budget"
 
 
@@ -101,6 +118,49 @@ def _answer_only(message: AIMessage) -> AIMessage:
     return message.model_copy(update=update) if update else message
 
 
+def _searched(messages: list[BaseMessage]) -> bool:
+    return any(isinstance(message, ToolMessage) for message in messages)
+
+
+def _first_search_choice(usable: list[BaseTool], messages: list[BaseMessage]) -> Any:
+    """Force a search on the first turn: a research answer starts from retrieved sources.
+
+    Without it, servers that drop tools unless told to use them (and small models that
+    prefer to answer from memory) produce answers with no source at all.
+    """
+    if _searched(messages) or not any(tool.name == WEB_SEARCH_TOOL for tool in usable):
+        return None
+    return {"type": "function", "function": {"name": WEB_SEARCH_TOOL}}
+
+
+def _search_for(question: str) -> AIMessage:
+    """The search the engine runs itself when a model will not call the tool on turn one."""
+    from engine.models.compat.normalize import new_call_id
+
+    call = {"name": WEB_SEARCH_TOOL, "args": {"query": question[:300]}, "id": new_call_id()}
+    return AIMessage(content="", tool_calls=[{**call, "type": "tool_call"}])
+
+
+def _question_of(messages: list[BaseMessage]) -> str:
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            return message_text(message)
+    return ""
+
+
+def _no_answer(reply: AIMessage) -> bool:
+    """A reply with no sentence in it (empty, or only a heading and reference lines)."""
+    lines = [line.strip() for line in message_text(reply).splitlines() if line.strip()]
+    prose = [line for line in lines if not line.startswith(("#", "[", "-", "*", "Document:"))]
+    return sum(len(line.split()) for line in prose) < 4
+
+
+def _unreadable_call(reply: AIMessage) -> bool:
+    from engine.models.compat.normalize import looks_like_tool_call
+
+    return not reply.tool_calls and looks_like_tool_call(message_text(reply))
+
+
 async def _route(state: ShallowResearchState) -> str:
     """Run the tools when the reply asked for any, else finish.
 
@@ -124,6 +184,21 @@ def _budget_metric(
             "synthesis_forced": forced,
         },
     )
+
+
+def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
+    """The final answer, its cited numbers listed under References when the model did not.
+
+    A reply that is still tool-call syntax is not an answer and never becomes one.
+    """
+    from engine.models.compat.normalize import looks_like_tool_call
+
+    text = message_text(reply)
+    if looks_like_tool_call(text):
+        return reply.model_copy(update={"content": EMPTY_ANSWER})
+    catalog = catalog_of(messages)
+    completed = complete_references(attribute_uncited(text, catalog), catalog)
+    return reply.model_copy(update={"content": completed}) if completed != text else reply
 
 
 def final_answer(state: ShallowResearchState) -> str:
@@ -172,6 +247,8 @@ def build_shallow_graph(
         if exhausted:
             # Last in the window, where a model is least likely to overlook it.
             request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
+        elif isinstance(request[-1], ToolMessage):
+            request.append(HumanMessage(content=CITE_REMINDER))
         return compact_messages(request, char_budget)
 
     async def agent(state: ShallowResearchState) -> dict[str, Any]:
@@ -180,22 +257,44 @@ def build_shallow_graph(
         usable = _selected_tools(state, bound_tools)
         exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
         with_tools = bool(usable) and not exhausted
-        runnable = model.bind_tools(usable) if with_tools else model
+        messages: list[BaseMessage] = list(state["messages"])
+        forced = _first_search_choice(usable, messages) if with_tools else None
+        runnable = model.bind_tools(usable, tool_choice=forced) if with_tools else model
         reply = _as_ai_message(await runnable.ainvoke(request_for(state, usable, exhausted)))
+        if forced is not None and not reply.tool_calls:
+            reply = _search_for(_question_of(messages))
+        if with_tools and _unreadable_call(reply):
+            # Not an answer: give the model one more turn to call properly or answer.
+            notice = HumanMessage(content=MALFORMED_CALL_NOTICE)
+            return {
+                "messages": [reply, notice],
+                "tool_iterations": iterations,
+                "llm_turns": turns + 1,
+            }
         if with_tools:
             reply = _capped(reply, budget.remaining_tool_calls(iterations))
+        if with_tools and not reply.tool_calls and _no_answer(reply) and _searched(messages):
+            # An empty or heading-only reply after a search: ask once more, without tools.
+            retry = request_for(state, usable, True)
+            reply = _as_ai_message(await model.ainvoke(retry))
         if not with_tools or not reply.tool_calls:
-            reply = _answer_only(reply)
+            reply = _finished(_answer_only(reply), messages)
         spent = iterations + len(reply.tool_calls)
         if not reply.tool_calls:
             emit(_budget_metric(budget, spent, turns + 1, forced=exhausted))
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
 
+    async def run_tools(state: ShallowResearchState) -> dict[str, Any]:
+        result = await tool_node.ainvoke(state)
+        catalog = catalog_of(state["messages"])
+        return {"messages": renumber(result.get("messages", []), catalog)}
+
     graph = StateGraph(ShallowResearchState)
     graph.add_node("agent", agent)
     graph.add_edge(START, "agent")
+    tool_node = ToolNode(bound_tools, handle_tool_errors=_tool_failure)
     if bound_tools:
-        graph.add_node("tools", ToolNode(bound_tools, handle_tool_errors=_tool_failure))
+        graph.add_node("tools", run_tools)
         graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
         graph.add_edge("tools", "agent")
     else:

@@ -103,6 +103,9 @@ async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None
     return document.title, document.text[:MAX_TEXT_CHARS]
 
 
+MIN_RESULTS_ASKED = 4
+
+
 def build_research_tools(
     settings: Settings, registry: SourceRecorder, *, unit_id: str | None = None
 ) -> list[BaseTool]:
@@ -119,7 +122,8 @@ def build_research_tools(
                 query,
                 settings,
                 registry,
-                max_results=max_results,
+                # Small models ask for one result and then cannot answer: keep a floor.
+                max_results=max(MIN_RESULTS_ASKED, max_results) if max_results else None,
                 provider=provider_for(settings),
             )
         except SearchError as exc:

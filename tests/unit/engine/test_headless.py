@@ -78,7 +78,8 @@ def test_unit_titles_are_one_short_line():
 
 async def test_a_clarification_without_answer_exits_3_with_the_session_id(tmp_path: Path):
     settings = make_settings(tmp_path)
-    code, out, err = await headless(settings, Scenario(clarify=True), "alpha?", "--yes")
+    # Without --yes nobody may answer for the person: the run stops and says how to resume.
+    code, out, err = await headless(settings, Scenario(clarify=True), "alpha?")
     assert code == EXIT_NEEDS_INPUT
     session_id = out.strip()
     assert "clarification needed: Which region?" in err and f"--resume {session_id}" in err
@@ -97,6 +98,19 @@ async def test_a_clarification_without_answer_exits_3_with_the_session_id(tmp_pa
         str(report),
     )
     assert code == EXIT_OK and out == ""
+    assert report.read_text().startswith("# Report")
+    assert list_sessions(settings)[0].status == "completed"
+
+
+async def test_with_yes_a_clarifying_question_is_answered_by_proceeding(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    report = tmp_path / "report.md"
+    code, out, err = await headless(
+        settings, Scenario(clarify=True), "alpha?", "--yes", "--out", str(report)
+    )
+    assert code == EXIT_OK, err
+    assert out == ""  # the report went to --out
+    assert "clarification skipped (--yes)" in err and "clarification needed" not in err
     assert report.read_text().startswith("# Report")
     assert list_sessions(settings)[0].status == "completed"
 

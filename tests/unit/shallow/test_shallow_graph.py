@@ -12,6 +12,7 @@ from engine.events import MetricRecorded
 from engine.shallow.budget import SYNTHESIS_ANCHOR, shallow_recursion_limit
 from engine.shallow.graph import (
     BUDGET_METRIC,
+    CITE_REMINDER,
     EMPTY_ANSWER,
     TOOL_FAILURE_MESSAGE,
     build_shallow_graph,
@@ -57,8 +58,11 @@ async def test_one_search_then_a_cited_answer() -> None:
     second_request = model.calls[1].messages
     assert isinstance(second_request[0], SystemMessage)
     assert "Current date: Friday, March 14, 2031" in second_request[0].text
-    assert isinstance(second_request[-1], ToolMessage)
-    assert "https://example.org/python-3.13-release/1" in second_request[-1].text
+    # The tool result, then the engine's reminder to cite it, last where a model reads last.
+    assert isinstance(second_request[-2], ToolMessage)
+    assert "https://example.org/python-3.13-release/1" in second_request[-2].text
+    assert isinstance(second_request[-1], HumanMessage)
+    assert second_request[-1].text == CITE_REMINDER
     assert not any(m.text == SYNTHESIS_ANCHOR for m in second_request)
 
 
@@ -200,7 +204,8 @@ async def test_selected_data_sources_narrow_the_bound_tools() -> None:
 
 
 async def test_state_context_reaches_the_prompt() -> None:
-    model = RecordingChatModel.sequence([ANSWER])
+    # The quick path searches first whenever search is bound.
+    model = RecordingChatModel.sequence([calls_message(search("roadmap")), ANSWER])
     graph = build_shallow_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
@@ -222,7 +227,7 @@ async def test_state_context_reaches_the_prompt() -> None:
 
 
 async def test_build_time_documents_are_listed_when_the_state_names_none() -> None:
-    model = RecordingChatModel.sequence([ANSWER])
+    model = RecordingChatModel.sequence([calls_message(search("roadmap")), ANSWER])
     graph = build_shallow_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )

@@ -1,0 +1,126 @@
+"""Cite an uncited answer from the passages its model was shown, where the words match.
+
+Small models often answer correctly from the search results yet write no `[n]` at all; the
+verifier would then call the whole answer unverified. Each uncited sentence that shares
+most of its content words with one shown passage gets that passage's number. Nothing is
+cited that the passage does not lexically contain, and a sentence matching no passage
+stays uncited (the verifier and the report's banner say what that means).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.shallow.source_numbers import SourceCatalog, body_of, cited_numbers
+
+_WORD = re.compile(r"[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9]", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "with",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "by",
+        "as",
+        "at",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "from",
+        "can",
+        "you",
+        "your",
+        "will",
+        "which",
+        "when",
+        "what",
+        "how",
+        "does",
+        "do",
+        "not",
+        "but",
+        "if",
+        "then",
+        "than",
+        "into",
+        "also",
+        "use",
+        "used",
+        "using",
+        "such",
+        "may",
+        "might",
+        "their",
+        "there",
+        "has",
+        "have",
+        "had",
+        "one",
+    ]
+)
+MIN_SHARED_WORDS = 3
+MIN_SHARE = 0.5
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower().strip(".") for word in _WORD.findall(text)} - _STOP
+
+
+def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:
+    wanted = _words(sentence)
+    if len(wanted) < MIN_SHARED_WORDS:
+        return None
+    best, best_share = None, 0.0
+    for number, passage in catalog.passages.items():
+        shared = wanted & _words(catalog.entries[number][0] + " " + passage)
+        share = len(shared) / len(wanted)
+        if len(shared) >= MIN_SHARED_WORDS and share > best_share:
+            best, best_share = number, share
+    return best if best_share >= MIN_SHARE else None
+
+
+def _cite(sentence: str, number: int) -> str:
+    stripped = sentence.rstrip()
+    if stripped and stripped[-1] in ".!?":
+        return f"{stripped[:-1]} [{number}]{stripped[-1]}"
+    return f"{stripped} [{number}]"
+
+
+def attribute_uncited(answer: str, catalog: SourceCatalog) -> str:
+    """The answer with matching passages cited, when the model cited nothing itself."""
+    body = body_of(answer)
+    if cited_numbers(body) or not catalog.passages:
+        return answer
+    tail = answer[len(body) :]
+    out: list[str] = []
+    in_code = False
+    for line in body.splitlines():
+        if line.strip().startswith("```"):
+            in_code = not in_code
+        if in_code or not line.strip() or line.lstrip().startswith(("#", "```", "|")):
+            out.append(line)
+            continue
+        sentences = _SENTENCE_END.split(line)
+        cited = []
+        for sentence in sentences:
+            number = _best_source(sentence, catalog)
+            cited.append(_cite(sentence, number) if number is not None else sentence)
+        out.append(" ".join(cited))
+    return "\n".join(out) + tail
