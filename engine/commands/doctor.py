@@ -3,30 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from engine.config import load_settings, loaded_env_file
-from engine.doctor import collect_report
+from engine.doctor import PROBE_TIMEOUT_SECONDS, collect_report
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "doctor",
-        help="check configuration and whether configured endpoints answer",
+        help="check configuration and what each configured endpoint can do",
         description="Print what is configured, what is missing and what each missing piece "
-        "disables, and probe each configured endpoint (3 s limit). Exit code 0 when a "
+        f"disables. Each configured endpoint is asked GET /models ({PROBE_TIMEOUT_SECONDS:g} s "
+        "limit); each LLM endpoint then gets a few tiny requests (one tool call, one JSON "
+        "reply per structured-output method, each within LLM_TIMEOUT_SECONDS) that find its "
+        "model profile, which is remembered under DATA_DIR for later runs. Exit code 0 when a "
         "research session can run, 1 otherwise.",
     )
     parser.add_argument(
-        "--no-probe", action="store_true", help="skip the network probes of endpoints"
+        "--no-probe", action="store_true", help="skip every network request (no probes at all)"
     )
     parser.set_defaults(handler=run)
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
     env_file = loaded_env_file()
     settings = load_settings()
-    report = collect_report(settings, probe=not args.no_probe)
+    report = collect_report(settings, probe=not args.no_probe, progress=_progress)
     print(report.render())
     print(f"\nsettings file: {env_file if env_file else 'none found (environment only)'}")
     return 0 if report.can_run else 1

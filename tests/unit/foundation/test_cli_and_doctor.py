@@ -120,21 +120,26 @@ def test_doctor_reports_unreachable_endpoints_and_fails(
     assert "cannot run" in text
 
 
-def test_doctor_reports_a_live_endpoint_and_sends_the_key_only_there(
+def test_doctor_a_server_answering_only_get_models_cannot_run(
     tmp_path: Path, live_endpoint: str
 ) -> None:
+    # GET /models answers, but every chat request gets HTTP 501: reachable is not enough.
     settings = settings_from_mapping(
         {
             "DATA_DIR": str(tmp_path),
             "OPENAI_API_KEY": "sk-local",
             "ORCHESTRATOR_BASE_URL": live_endpoint + "/v1",
+            "LLM_TIMEOUT_SECONDS": "5",
         }
     )
     report = doctor.collect_report(settings)
-    probes = [check for check in report.checks if check.name.startswith("LLM endpoint")]
-    assert len(probes) == 1, "roles sharing one base URL are probed once"
-    assert probes[0].status == "ok"
-    assert report.can_run
+    assert len(report.endpoints) == 1, "roles sharing one base URL and model are probed once"
+    [endpoint] = report.endpoints
+    assert endpoint.reachable.status == "ok"
+    assert "answers GET /models" in endpoint.reachable.detail
+    assert endpoint.error.startswith("answered no chat request")
+    assert not report.can_run
+    assert "sk-local" not in report.render()
 
 
 def test_doctor_times_out_a_hanging_endpoint(
