@@ -31,6 +31,10 @@ class RemoteStack:
             "ORCHESTRATOR_BASE_URL": self.llm.base_url,
             "OPENAI_API_KEY": "x",
             "LLM_TIMEOUT_SECONDS": "5",
+            # The fixture server speaks OpenAI's native tools and json_schema (its offline
+            # policy cannot answer the generic capability probes).
+            "MODEL_TOOL_CALLING": "native",
+            "MODEL_STRUCTURED_OUTPUT": "json_schema",
             "SEARCH_PROVIDER": "exa",
             "EXA_API_KEY": self.exa.api_key,
             "EXA_BASE_URL": self.exa.base_url,

@@ -88,7 +88,10 @@ async def test_persistent_outage_stops_cleanly_and_the_session_resumes(stack, tm
     assert run.report is None and run.failures
     failure = run.failures[-1]
     assert failure.resumable and failure.session_id == run.session_id
-    assert failure.error and not any(leak in failure.error for leak in LEAKS), failure.error
+    # It names the role and the endpoint (host:port, never a URL, key or provider text).
+    leaks = tuple(leak for leak in LEAKS if leak != "127.0.0.1")
+    assert failure.error and not any(leak in failure.error for leak in leaks), failure.error
+    assert f"orchestrator model at 127.0.0.1:{stack.llm.port}" in failure.error
 
     stack.llm.clear_faults()
     resumed = await run_deep_session(settings, QUESTION, session_id=run.session_id, resume=True)
