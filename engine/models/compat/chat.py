@@ -45,6 +45,8 @@ from engine.models.compat.transport import Transport
 # Request fields that only mean something to a server that takes tools natively.
 _NATIVE_ONLY = ("parallel_tool_calls", "strict")
 STRUCTURED_OUTPUT_TOKENS = 1024
+# Where a structured reply carries the JSON arguments it was parsed into (None: no JSON).
+STRUCTURED_ARGS = "structured_args"
 
 
 @dataclass
@@ -110,6 +112,19 @@ def normalized(reply: AIMessage, tool_names: Sequence[str]) -> AIMessage:
     )
 
 
+def parsed_structured(raw: AIMessage, schema: Any) -> dict[str, Any]:
+    """`{"parsed", "raw", "parsing_error"}` as LangChain's `include_raw` returns it."""
+    args = raw.response_metadata.get(STRUCTURED_ARGS)
+    if args is None:
+        return {"parsed": None, "raw": raw, "parsing_error": ValueError("no JSON object")}
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        try:
+            return {"parsed": schema.model_validate(args), "raw": raw, "parsing_error": None}
+        except ValidationError as exc:
+            return {"parsed": None, "raw": raw, "parsing_error": exc}
+    return {"parsed": args, "raw": raw, "parsing_error": None}
+
+
 class CompatChatModel(BaseChatModel):
     """A chat model over any OpenAI-compatible server, normalized at the boundary."""
 
@@ -141,13 +156,20 @@ class CompatChatModel(BaseChatModel):
     def with_structured_output(
         self, schema: Any, *, include_raw: bool = False, **kwargs: Any
     ) -> Runnable[LanguageModelInput, Any]:
-        async def run(messages: Any) -> Any:
-            from langchain_core.messages import convert_to_messages
+        # The JSON is asked for inside a normal chat-model run, so usage callbacks and
+        # tracing see structured calls like any other call.
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            name, json_schema = schema.__name__, schema.model_json_schema()
+        else:
+            tool = convert_to_openai_tool(schema)["function"]
+            name, json_schema = tool["name"], tool.get("parameters", {})
 
-            result = await self.astructured(convert_to_messages(messages), schema)
+        def parse(raw: AIMessage) -> Any:
+            result = parsed_structured(raw, schema)
             return result if include_raw else result["parsed"]
 
-        return RunnableLambda(lambda _: None, afunc=run)
+        bound = self.bind(structured_output={"name": name, "schema": json_schema})
+        return bound | RunnableLambda(parse)
 
     # ---- the calls ------------------------------------------------------------------
 
@@ -242,27 +264,18 @@ class CompatChatModel(BaseChatModel):
                 return None, reply
         raise AssertionError("unreachable: the last method raises or returns")
 
-    async def astructured(self, messages: Sequence[BaseMessage], schema: Any) -> dict[str, Any]:
-        """`{"parsed", "raw", "parsing_error"}` as LangChain's `include_raw` returns it."""
+    async def astructured_reply(
+        self, messages: Sequence[BaseMessage], name: str, json_schema: dict[str, Any]
+    ) -> AIMessage:
+        """The raw reply to a request for JSON; its arguments ride in `response_metadata`."""
         profile = await self.endpoint.resolved()
-        if isinstance(schema, type) and issubclass(schema, BaseModel):
-            name, json_schema = schema.__name__, schema.model_json_schema()
-        else:
-            tool = convert_to_openai_tool(schema)["function"]
-            name, json_schema = tool["name"], tool.get("parameters", {})
         cap = self._cap(profile, min(STRUCTURED_OUTPUT_TOKENS * 2, profile.output_cap(self.role)))
         rendered = (
             render_conversation(messages, []) if profile.tool_calling == "prompted" else messages
         )
         args, raw = await self._json_reply(rendered, name, json_schema, profile, cap)
-        if args is None:
-            return {"parsed": None, "raw": raw, "parsing_error": ValueError("no JSON object")}
-        if isinstance(schema, type) and issubclass(schema, BaseModel):
-            try:
-                return {"parsed": schema.model_validate(args), "raw": raw, "parsing_error": None}
-            except ValidationError as exc:
-                return {"parsed": None, "raw": raw, "parsing_error": exc}
-        return {"parsed": args, "raw": raw, "parsing_error": None}
+        metadata = {**raw.response_metadata, STRUCTURED_ARGS: args}
+        return raw.model_copy(update={"response_metadata": metadata})
 
     # ---- BaseChatModel hooks --------------------------------------------------------
 
@@ -284,5 +297,9 @@ class CompatChatModel(BaseChatModel):
     ) -> ChatResult:
         if stop:
             kwargs["stop"] = stop
-        reply = await self.areply(messages, **kwargs)
+        structured = kwargs.pop("structured_output", None)
+        if structured is not None:
+            reply = await self.astructured_reply(messages, structured["name"], structured["schema"])
+        else:
+            reply = await self.areply(messages, **kwargs)
         return ChatResult(generations=[ChatGeneration(message=reply)])

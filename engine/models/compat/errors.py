@@ -66,6 +66,8 @@ def describe_failure(exc: BaseException) -> tuple[str, bool]:
         return "did not answer in time (LLM_TIMEOUT_SECONDS)", True
     if "Connection" in name or isinstance(exc, ConnectionError):
         return "cannot be reached", True
+    if "CutShort" in name:
+        return "stopped answering midway (is another client using the server?)", True
     if "Empty" in name:
         return "returned no answer", True
     return f"failed ({name})", True

@@ -35,6 +35,14 @@ class EmptyReplyError(RuntimeError):
     """The server ended the response without a message."""
 
 
+class CutShortError(EmptyReplyError):
+    """The stream ended without a finish reason: the reply is a fragment, not an answer.
+
+    llama-cpp-python ends a running stream when another request arrives; a dropped
+    connection looks the same. A fragment taken as the answer loses a tool call or a report.
+    """
+
+
 @dataclass
 class Transport:
     """Sends chat requests for one role to one endpoint."""
@@ -154,6 +162,8 @@ class Transport:
         message = message_chunk_to_message(aggregate)
         if not isinstance(message, AIMessage):
             raise EmptyReplyError("not an assistant message")
+        if not message.response_metadata.get("finish_reason"):
+            raise CutShortError("the stream ended without a finish reason")
         chars = sum(message_chars(item) for item in messages) + extra
         usage = message.usage_metadata
         if usage and usage.get("input_tokens"):

@@ -99,3 +99,40 @@ def test_output_caps_shrink_with_the_window() -> None:
     assert ModelProfile(128_000).output_cap("writer") == 4096
     assert ModelProfile(4096).output_cap("writer") == 1024
     assert ModelProfile(1000).output_cap("researcher") == 250
+
+
+async def test_a_stream_cut_short_is_asked_again_not_taken_as_the_answer(tmp_path: Path) -> None:
+    with OpenAIServer() as llm:
+        llm.fail("cut_short", times=1)
+        model = _model(llm, tmp_path)
+        reply = await model.ainvoke([HumanMessage(content="Say hello to the whole wide world.")])
+        attempts = len(llm.requests)
+    assert attempts == 2
+    assert reply.response_metadata.get("finish_reason") == "stop"
+
+
+async def test_a_server_that_always_cuts_its_answers_short_is_named(tmp_path: Path) -> None:
+    with OpenAIServer() as llm:
+        llm.fail("cut_short", times=50)
+        model = _model(llm, tmp_path)
+        with pytest.raises(ModelCallError) as caught:
+            await model.ainvoke([HumanMessage(content="Say hello to the whole wide world.")])
+        attempts = len(llm.requests)
+    assert attempts <= 3
+    assert "stopped answering midway" in sanitize_run_error(caught.value)
+
+
+async def test_structured_calls_report_their_tokens_to_usage_callbacks(tmp_path: Path) -> None:
+    from engine.runner import UsageTracker
+    from engine.schemas import ResearchBrief
+
+    tracker = UsageTracker()
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path)
+        structured = model.with_structured_output(ResearchBrief, include_raw=True)
+        result = await structured.ainvoke(
+            [HumanMessage(content="How do asyncio tasks get cancelled?")],
+            config={"callbacks": [tracker]},
+        )
+    assert result["parsing_error"] is None and isinstance(result["parsed"], ResearchBrief)
+    assert tracker.total_input > 0 and tracker.total_output > 0
