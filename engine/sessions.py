@@ -58,6 +58,10 @@ def record_session(
 ) -> None:
     """Create or update a session's row; fields left None keep their stored value."""
     now = _now()
+    if question is not None:
+        from engine.terminal_text import one_line
+
+        question = one_line(question)  # listed on terminals later: no control sequences
     with closing(_connect(index_path(settings))) as db, db:
         row = db.execute(
             "SELECT question FROM deepresearch_sessions WHERE session_id = ?", (session_id,)

@@ -19,6 +19,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from engine.config import Settings, load_settings
+from engine.terminal_text import TerminalSafeStream, one_line, terminal_safe
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -60,9 +61,18 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.question and not args.resume:
+    if args.question is None and not args.resume:
         print("deepresearch run: give a QUESTION or --resume SESSION_ID", file=sys.stderr)
         return EXIT_USAGE
+    if args.question is not None:
+        # Control sequences are dropped here, so the report heading, the sessions list and
+        # every line printed later see only the words the person typed.
+        args.question = one_line(args.question)
+        if not args.question:
+            print("deepresearch run: the question is empty", file=sys.stderr)
+            return EXIT_USAGE
+    if args.answer is not None:
+        args.answer = one_line(args.answer)
     edited_plan: dict[str, Any] | None = None
     if args.plan is not None:
         try:
@@ -110,8 +120,9 @@ async def run_headless(
     from engine.runner import open_session
     from engine.schemas import PlanDecision, ResearchPlan
 
-    err = stderr or sys.stderr
-    out = stdout or sys.stdout
+    # Reports, plans and progress carry text from documents and models: print it defanged.
+    err = TerminalSafeStream(stderr or sys.stderr)
+    out = TerminalSafeStream(stdout or sys.stdout)
     events_file = args.events.open("a", encoding="utf-8") if args.events else None
     answer: str | None = args.answer
     plan = edited_plan
@@ -175,7 +186,7 @@ async def run_headless(
                         next_stream = session.review_plan(decision)
                     elif isinstance(event, ReportReady):
                         if args.out:
-                            args.out.write_text(event.report, encoding="utf-8")
+                            args.out.write_text(terminal_safe(event.report), encoding="utf-8")
                             print(f"report written to {args.out}", file=err)
                         else:
                             out.write(event.report)

@@ -20,6 +20,7 @@ from engine.emit import emit
 from engine.events import OFFLINE_NOTICE, CitationAuditEntry, PhaseChanged, ReportReady
 from engine.nodes.deps import EngineDeps
 from engine.state import ResearchState
+from engine.terminal_text import terminal_safe
 
 UNSOURCED_BANNER = (
     "**Unsourced answer:** no source was retrieved for this question, so nothing below is "
@@ -89,7 +90,9 @@ def build_verify(deps: EngineDeps) -> Any:
         # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
         verification = verify_citations(state.get("final_report", ""), registry, strict=True)
         sanitized = sanitize_report(verification.verified_report)
-        report = sanitized.sanitized_report.strip() + "\n"
+        # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
+        # a model or the question survives into it.
+        report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
         banner = unverified_banner(verification.reason)
         if banner:
             # In the report itself, so every copy of it (file, screen, pipe) carries it.
@@ -100,7 +103,7 @@ def build_verify(deps: EngineDeps) -> Any:
         kept, removed = audit_entries(verification, sanitized)
         mode = "quick" if state.get("route") == "quick" else "deep"
         audit = {
-            "question": state.get("question", ""),
+            "question": terminal_safe(state.get("question", "")),
             "mode": mode,
             "verification_status": verification.status,
             "verification_reason": verification.reason,
