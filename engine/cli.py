@@ -16,6 +16,15 @@ from engine.config import SettingsError
 
 # Subcommand modules under engine/commands/, in the order `--help` lists them.
 COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions", "index")
+# What each command (None: the app) needs of DATA_DIR, checked before it starts any work so a
+# folder that cannot be used is one line naming DATA_DIR, not a traceback halfway through.
+# `doctor` reports on the folder instead of stopping at it.
+DATA_DIR_ACCESS: dict[str | None, str] = {
+    None: "write",
+    "run": "write",
+    "index": "write",
+    "sessions": "read",
+}
 
 
 def package_version() -> str:
@@ -38,11 +47,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_data_dir(access: str | None) -> None:
+    if access is None:
+        return
+    from engine.config import load_settings
+    from engine.data_dir import check_data_dir, prepare_data_dir
+
+    settings = load_settings()
+    if access == "write":
+        prepare_data_dir(settings)
+    else:
+        check_data_dir(settings)
+
+
 def main(argv: Sequence[str] | None = None, *, launch_app: Callable[[], int] | None = None) -> int:
     """Parse arguments and run the chosen subcommand, or the app when there is none."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _check_data_dir(DATA_DIR_ACCESS.get(args.command))
         if args.command is None:
             if launch_app is None:
                 parser.error("the app is not available from this entry point")

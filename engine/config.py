@@ -25,6 +25,8 @@ from pydantic import (
     field_validator,
 )
 
+from engine.base_url import base_url_problem
+
 ENV_FILE_VARIABLE = "DEEPRESEARCH_ENV_FILE"
 OFFLINE_MODEL = "offline"
 DEFAULT_ONLINE_MODEL = "gpt-4.1-mini"
@@ -164,8 +166,9 @@ class Settings(BaseModel):
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if not value.startswith(("http://", "https://")) or len(value) < 10:
-            raise ValueError("must be an http:// or https:// URL")
+        problem = base_url_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value.rstrip("/")
 
     @field_validator("fetch_allowed_hosts", mode="before")
@@ -327,13 +330,27 @@ def settings_from_mapping(values: Mapping[str, str | None]) -> Settings:
         raise SettingsError(f"invalid setting: {details}") from None
 
 
+def _read_env_file(path: Path) -> dict[str, str | None]:
+    """The NAME=value pairs of a `.env` file; a file that cannot be read is a SettingsError."""
+    try:
+        return dotenv_values(path, encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise SettingsError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} on line {line}); "
+            "save the file as UTF-8"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
 def load_settings(environ: Mapping[str, str] | None = None, cwd: Path | None = None) -> Settings:
     """Read settings once: the discovered `.env` first, then the real environment on top."""
     env = dict(os.environ if environ is None else environ)
     env_file = find_env_file(env, cwd or Path.cwd())
     merged: dict[str, str | None] = {}
     if env_file is not None:
-        merged.update(dotenv_values(env_file))
+        merged.update(_read_env_file(env_file))
     merged.update(env)
     return settings_from_mapping(merged)
 

@@ -13,7 +13,6 @@ only, and a key is never sent anywhere but its own endpoint.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from engine.config import ROLES, Role, Settings
+from engine.data_dir import DataDirError, prepare_data_dir
 
 if TYPE_CHECKING:
     from engine.models.compat.profile import ModelProfile
@@ -496,15 +496,14 @@ def _static_checks(settings: Settings) -> tuple[list[Check], bool]:
         allowed = ", ".join(settings.fetch_allowed_hosts)
         checks.append(Check("FETCH_ALLOWED_HOSTS", "info", f"private hosts allowed: {allowed}"))
     try:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        writable = os.access(settings.data_dir, os.W_OK)
-    except OSError:
-        writable = False
-    if writable:
-        checks.append(Check("data directory", "ok", f"{settings.data_dir} (sessions, reports)"))
-    else:
-        checks.append(Check("DATA_DIR", "error", f"{settings.data_dir} is not writable"))
+        prepare_data_dir(settings)
+    except DataDirError as exc:
+        checks.append(Check("DATA_DIR", "error", str(exc).removeprefix("DATA_DIR=")))
         can_run = False
+    else:
+        checks.append(
+            Check("data directory", "ok", f"{settings.data_dir} (sessions, reports; private)")
+        )
     return checks, can_run
 
 

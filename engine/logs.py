@@ -12,8 +12,10 @@ import logging
 import re
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import Any
 
 from engine.config import Settings
+from engine.data_dir import prepare_data_dir, private_dir, private_file
 
 LOGGER_NAME = "deepresearch"
 LOG_FILE_NAME = "deepresearch.log"
@@ -58,6 +60,14 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class PrivateRotatingFileHandler(RotatingFileHandler):
+    """A rotating log whose every file, the first and each one after a rollover, is 0600."""
+
+    def _open(self) -> Any:
+        private_file(Path(self.baseFilename))
+        return super()._open()
+
+
 def _secrets_of(settings: Settings) -> list[str]:
     keys = (settings.openai_api_key, settings.exa_api_key)
     return [key.get_secret_value() for key in keys if key is not None]
@@ -65,15 +75,17 @@ def _secrets_of(settings: Settings) -> list[str]:
 
 def configure_logging(settings: Settings) -> Path:
     """Send the engine's log records to `DATA_DIR/logs/deepresearch.log`; safe to call again."""
-    folder = settings.data_dir / "logs"
-    folder.mkdir(parents=True, exist_ok=True)
+    prepare_data_dir(settings)
+    folder = private_dir(settings.data_dir / "logs")
     path = folder / LOG_FILE_NAME
     logger = logging.getLogger(LOGGER_NAME)
     for handler in list(logger.handlers):
         if getattr(handler, "_deepresearch", False):
             logger.removeHandler(handler)
             handler.close()
-    handler = RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    handler = PrivateRotatingFileHandler(
+        path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+    )
     handler._deepresearch = True  # type: ignore[attr-defined]
     handler.addFilter(RedactSecrets(_secrets_of(settings)))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

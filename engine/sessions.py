@@ -41,7 +41,9 @@ def _now() -> str:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from engine.data_dir import private_dir, private_file
+
+    private_file(private_dir(path.parent) / path.name)
     connection = sqlite3.connect(path, timeout=30)
     connection.execute(_SCHEMA)
     return connection

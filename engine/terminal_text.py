@@ -10,7 +10,7 @@ through `terminal_safe` (multi-line text keeps its newlines and tabs) or `one_li
 from __future__ import annotations
 
 import re
-from typing import TextIO
+from typing import IO
 
 # ESC-introduced sequences: CSI (ESC [ … final), OSC/DCS/SOS/PM/APC strings (ended by BEL or
 # ESC \ — or by nothing, when a hostile string is cut short), and two-character escapes.
@@ -55,7 +55,7 @@ def has_controls(text: str) -> bool:
 class TerminalSafeStream:
     """A text stream that passes on only what `terminal_safe` keeps of each write."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
 
     def write(self, text: str) -> int:

@@ -16,6 +16,7 @@ from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
 from engine.citations.sanitize import sanitize_report
 from engine.citations.verify import verify_citations
+from engine.data_dir import private_dir, write_private_text
 from engine.emit import emit
 from engine.events import OFFLINE_NOTICE, CitationAuditEntry, PhaseChanged, ReportReady
 from engine.nodes.deps import EngineDeps
@@ -72,12 +73,12 @@ def save_report(
     reports_dir: Path, session_id: str, report: str, audit: dict[str, Any], run_number: int = 1
 ) -> tuple[str, str]:
     """Write the report and its audit; a follow-up question's report never overwrites one."""
-    reports_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(reports_dir)
     stem = session_id if run_number <= 1 else f"{session_id}-{run_number}"
     report_path = reports_dir / f"{stem}.md"
     audit_path = reports_dir / f"{stem}.audit.json"
-    report_path.write_text(report, encoding="utf-8")
-    audit_path.write_text(json.dumps(audit, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_private_text(report_path, report)
+    write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
     return str(report_path), str(audit_path)
 
 

@@ -26,6 +26,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.data_dir import private_dir, private_file
 from engine.tools.documents import SUPPORTED_SUFFIXES, ParsedDocument, parse_file
 from engine.tools.extract import ExtractionError
 
@@ -285,7 +286,8 @@ class LocalIndex:
     # ---- connection ----------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        # What documents say is as private as the sessions that quote them.
+        private_file(private_dir(self.db_path.parent) / self.db_path.name)
         conn = sqlite3.connect(self.db_path, timeout=30, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")

@@ -13,4 +13,4 @@ def test_a_blank_question_is_refused_with_exit_code_2(sandbox: Sandbox, question
     assert code == 2
     assert "deepresearch run: the question is empty" in err
     assert out == ""
-    assert not (sandbox.data_dir / "sessions.sqlite").exists()
+    assert sandbox.run("sessions")[1] == "no saved sessions\n"
