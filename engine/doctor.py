@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.config import ROLES, Role, Settings
 from engine.data_dir import DataDirError, prepare_data_dir
+from engine.preflight import search_setup_problem
 
 if TYPE_CHECKING:
     from engine.models.compat.profile import ModelProfile
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 PROBE_TIMEOUT_SECONDS = 3.0
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 EXA_DEFAULT_BASE_URL = "https://api.exa.ai"
-DOCUMENT_SUFFIXES = (".md", ".txt", ".html", ".htm", ".pdf")
 # What `probe_endpoint` writes for a request the server refused outright.
 REFUSED_DETAIL = "refused the request"
 PLAIN_ANSWER_TOKENS = 16
@@ -152,8 +152,25 @@ class DoctorReport:
         return "\n".join(lines)
 
 
-def _count_documents(folder: Path) -> int:
-    return sum(1 for path in folder.rglob("*") if path.suffix.lower() in DOCUMENT_SUFFIXES)
+# Skipped documents named one by one, up to this many (then a count of the rest).
+MAX_NAMED_SKIPS = 5
+
+
+def _document_checks(folder: Path, label: str) -> tuple[list[Check], bool]:
+    """The local provider's line, then one warning per document that will be skipped."""
+    from engine.tools.document_scan import scan_folder
+
+    scan = scan_folder(folder) if folder.is_dir() else None
+    count = len(scan.files) if scan else 0
+    if count == 0:
+        checks = [Check("search provider", "error", f"local: no documents in {folder} ({label})")]
+    else:
+        checks = [Check("search provider", "ok", f"local: {count} documents in {folder} ({label})")]
+    skips = scan.warnings if scan else []
+    checks.extend(Check("documents", "warn", skip) for skip in skips[:MAX_NAMED_SKIPS])
+    if len(skips) > MAX_NAMED_SKIPS:
+        checks.append(Check("documents", "warn", f"and {len(skips) - MAX_NAMED_SKIPS} more"))
+    return checks, count > 0
 
 
 @dataclass(frozen=True)
@@ -464,8 +481,9 @@ def _static_checks(settings: Settings) -> tuple[list[Check], bool]:
         checks.append(Check("EXA_API_KEY", "ok", "set (hidden)"))
     else:
         checks.append(Check("EXA_API_KEY", "missing", "not set", disables="web search through Exa"))
-    if provider == "exa" and settings.exa_api_key is None:
-        checks.append(Check("search provider", "error", "exa chosen but EXA_API_KEY is missing"))
+    search_problem = search_setup_problem(settings)
+    if search_problem is not None:
+        checks.append(Check("search provider", "error", search_problem))
         can_run = False
     elif provider == "none":
         checks.append(
@@ -479,16 +497,9 @@ def _static_checks(settings: Settings) -> tuple[list[Check], bool]:
     elif provider == "local":
         folder = settings.resolved_documents_path
         label = "DOCUMENTS_PATH" if settings.documents_path else "bundled sample corpus"
-        count = _count_documents(folder) if folder.is_dir() else 0
-        if count == 0:
-            checks.append(
-                Check("search provider", "error", f"local: no documents in {folder} ({label})")
-            )
-            can_run = False
-        else:
-            checks.append(
-                Check("search provider", "ok", f"local: {count} documents in {folder} ({label})")
-            )
+        document_checks, has_documents = _document_checks(folder, label)
+        checks.extend(document_checks)
+        can_run = can_run and has_documents
     else:
         checks.append(Check("search provider", "ok", "exa"))
 

@@ -19,6 +19,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from engine.config import Settings, load_settings
+from engine.preflight import documents_warning, require_working_search
 from engine.terminal_text import TerminalSafeStream, one_line, terminal_safe
 
 EXIT_OK = 0
@@ -81,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"deepresearch run: {exc}", file=sys.stderr)
             return EXIT_USAGE
     settings = load_settings()
+    require_working_search(settings)
+    if not args.resume:
+        warning = documents_warning(settings)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
     return asyncio.run(run_headless(settings, args, edited_plan=edited_plan))
 
 

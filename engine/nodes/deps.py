@@ -75,7 +75,11 @@ class EngineDeps:
 
 
 def default_deps(settings: Settings) -> EngineDeps:
-    """The real models, tools and grounding search the settings configure."""
+    """The real models, tools and grounding search the settings configure; a search provider
+    that cannot work is a `SettingsError` here, before any session starts."""
+    from engine.preflight import require_working_search
+
+    require_working_search(settings)
     return EngineDeps(
         settings=settings,
         model_for=_default_models(settings),

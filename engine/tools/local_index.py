@@ -10,7 +10,6 @@ just words) and returns the best chunks, at most two per document.
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import multiprocessing
 import os
@@ -27,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.data_dir import private_dir, private_file
-from engine.tools.documents import SUPPORTED_SUFFIXES, ParsedDocument, parse_file
+from engine.tools.document_scan import scan_folder
+from engine.tools.documents import ParsedDocument, parse_file
 from engine.tools.extract import ExtractionError
 
 logger = logging.getLogger(__name__)
@@ -177,39 +177,6 @@ def fts_query(text: str, operator: str = "OR") -> str | None:
     return f" {operator} ".join(f'"{term}"' for term in terms)
 
 
-IGNORE_FILE = ".indexignore"
-
-
-def _ignored_patterns(folder: Path) -> list[str]:
-    """Glob patterns from the folder's `.indexignore` (one per line, `#` comments)."""
-    try:
-        lines = (folder / IGNORE_FILE).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return []
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-
-
-def _scan(folder: Path) -> dict[str, tuple[Path, int, int]]:
-    """Supported files under `folder` (hidden and ignored entries skipped):
-    rel path → (path, size, mtime)."""
-    ignored = _ignored_patterns(folder)
-    found: dict[str, tuple[Path, int, int]] = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts):
-            continue
-        if path.suffix.lower() not in SUPPORTED_SUFFIXES or not path.is_file():
-            continue
-        if any(fnmatch.fnmatchcase(rel.as_posix(), pattern) for pattern in ignored):
-            continue
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        found[rel.as_posix()] = (path, stat.st_size, stat.st_mtime_ns)
-    return found
-
-
 _ParseOutcome = tuple[str, "ParsedDocument | None", "str | None"]
 # Starting workers costs a second or two (each imports trafilatura): only worth it for big batches.
 PARALLEL_MIN_BYTES = 1_500_000
@@ -353,7 +320,10 @@ class LocalIndex:
         started = time.perf_counter()
         if not self.folder.is_dir():
             raise FileNotFoundError(f"documents folder not found: {self.folder}")
-        found = _scan(self.folder)
+        scan = scan_folder(self.folder)
+        found = scan.files
+        for warning in scan.warnings:
+            logger.warning("%s", warning)
         with self._connect() as conn:
             folder_id = self._folder_id(conn, create=True)
             known = {
@@ -363,7 +333,7 @@ class LocalIndex:
                 )
             }
             changed = [
-                rel for rel, (_p, size, mtime) in found.items() if known.get(rel) != (size, mtime)
+                rel for rel, file in found.items() if known.get(rel) != (file.size, file.mtime_ns)
             ]
             removed = [rel for rel in known if rel not in found]
             for rel in removed:
@@ -375,16 +345,17 @@ class LocalIndex:
                 )
             conn.commit()
 
-            indexed = skipped = 0
-            warnings: list[str] = []
-            jobs = [(str(found[rel][0]), rel) for rel in changed]
-            total_bytes = sum(found[rel][1] for rel in changed)
+            indexed = 0
+            skipped = len(scan.warnings)
+            warnings: list[str] = list(scan.warnings)
+            jobs = [(str(found[rel].path), rel) for rel in changed]
+            total_bytes = sum(found[rel].size for rel in changed)
             outcomes = self._parse_all(jobs, total_bytes)
-            for done, (rel, parsed, warning) in enumerate(outcomes, start=1):
-                _path, size, mtime = found[rel]
-                if warning is not None:
-                    warnings.append(warning)
-                    logger.warning("%s", warning)
+            for done, (rel, parsed, problem) in enumerate(outcomes, start=1):
+                size, mtime = found[rel].size, found[rel].mtime_ns
+                if problem is not None:
+                    warnings.append(problem)
+                    logger.warning("%s", problem)
                 self._store(conn, folder_id or 0, rel, size, mtime, parsed)
                 if parsed is None:
                     skipped += 1

@@ -169,7 +169,7 @@ def test_doctor_exa_without_key_cannot_run(tmp_path: Path) -> None:
     settings = settings_from_mapping({"DATA_DIR": str(tmp_path), "SEARCH_PROVIDER": "exa"})
     report = doctor.collect_report(settings, probe=False)
     assert not report.can_run
-    assert "EXA_API_KEY is missing" in report.render()
+    assert "SEARCH_PROVIDER=exa needs EXA_API_KEY" in report.render()
 
 
 def test_doctor_empty_documents_folder_cannot_run(tmp_path: Path) -> None:

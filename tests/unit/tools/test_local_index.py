@@ -202,9 +202,9 @@ def test_indexignore_excludes_files(tmp_path: Path, folder: Path) -> None:
 
 def test_sample_corpus_ignores_its_readme_and_licence() -> None:
     from engine.config import SAMPLE_CORPUS
-    from engine.tools.local_index import _scan
+    from engine.tools.document_scan import scan_folder
 
-    names = set(_scan(SAMPLE_CORPUS))
+    names = set(scan_folder(SAMPLE_CORPUS).files)
     assert "asyncio-task.html" in names
     assert "README.md" not in names and "LICENSE-PSF.txt" not in names
     assert len(names) >= 40
