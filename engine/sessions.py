@@ -59,6 +59,27 @@ def record_session(
     report_path: str | None = None,
 ) -> None:
     """Create or update a session's row; fields left None keep their stored value."""
+    from engine import run_lock
+
+    # A running session is locked by this process, so a later look can tell a dead run. The
+    # lock is taken before the row says `running` and dropped after it says something else.
+    if status == "running":
+        run_lock.hold(settings, session_id)
+    try:
+        _write_row(settings, session_id, status, question, mode, report_path)
+    finally:
+        if status != "running":
+            run_lock.release(settings, session_id)
+
+
+def _write_row(
+    settings: Settings,
+    session_id: str,
+    status: SessionStatus,
+    question: str | None,
+    mode: str | None,
+    report_path: str | None,
+) -> None:
     now = _now()
     if question is not None:
         from engine.terminal_text import one_line
@@ -83,7 +104,10 @@ def record_session(
 
 
 def list_sessions(settings: Settings) -> list[SessionInfo]:
-    """Saved sessions, most recently updated first."""
+    """Saved sessions, most recently updated first; a `running` session whose process is
+    gone (killed, crashed) is listed as `interrupted`, which is what it is."""
+    from engine import run_lock
+
     if not index_path(settings).exists():
         return []
     with closing(_connect(index_path(settings))) as db:
@@ -97,7 +121,11 @@ def list_sessions(settings: Settings) -> list[SessionInfo]:
             question=row[1],
             created_at=row[2],
             updated_at=row[3],
-            status=row[4],
+            status=(
+                "interrupted"
+                if row[4] == "running" and not run_lock.is_alive(settings, row[0])
+                else row[4]
+            ),
             mode=row[5],
             report_path=row[6],
         )
