@@ -41,6 +41,9 @@ def make_client(settings: Settings, role: Role) -> Any:
         max_retries=0,
         streaming=True,
         stream_usage=True,
+        # The request timeout (sized to the prompt by the transport) bounds silence; the
+        # client's own 120 s chunk timer would cut a small model still reading a long prompt.
+        stream_chunk_timeout=None,
     )
 
 

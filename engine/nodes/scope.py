@@ -7,6 +7,7 @@ by the node before the one that interrupts.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -14,6 +15,7 @@ from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from pydantic import ValidationError
 
+from engine.config import Settings
 from engine.emit import emit
 from engine.events import PhaseChanged
 from engine.middleware.structured_output import invoke_structured
@@ -23,6 +25,7 @@ from engine.nodes.topic import topic_shifted
 from engine.prompts import (
     BRIEF_PROMPT,
     CLARIFY_PROMPT,
+    CURRENT_PLAN_HEADING,
     PLAN_FEEDBACK,
     PLAN_PROMPT,
 )
@@ -113,6 +116,10 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             date=today(), feedback=PLAN_FEEDBACK.format(feedback=feedback) if feedback else ""
         )
         human = f"Question: {question}\n\n## Research brief\n{brief}"
+        current = state.get("plan")
+        if feedback and current:
+            # Revise the plan the person saw (with their edits), not a fresh one.
+            human += f"\n\n{CURRENT_PLAN_HEADING}\n{json.dumps(current, ensure_ascii=False)}"
         if grounding:
             human += f"\n\n## Search results\n{grounding}"
         plan = await invoke_structured(
@@ -150,7 +157,10 @@ def build_scope_graph(deps: EngineDeps) -> Any:
                 goto="__end__", update={"plan_status": "cancelled", "status": "cancelled"}
             )
         if decision.action == "revise":
-            return Command(goto="draft_plan", update={"plan_feedback": decision.feedback})
+            revise: dict[str, Any] = {"plan_feedback": decision.feedback}
+            if decision.plan is not None:  # the person's edits travel with the feedback
+                revise["plan"] = decision.plan.model_dump(mode="json")
+            return Command(goto="draft_plan", update=revise)
         update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
         if decision.action == "edit" and decision.plan is not None:
             update["plan"] = decision.plan.model_dump(mode="json")
@@ -188,4 +198,28 @@ async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str
             continue
         if found.strip():
             blocks.append(f"### {query}\n{found.strip()}")
-    return "\n\n".join(blocks)
+    return "\n\n".join(clip_blocks(blocks, grounding_budget_chars(deps.settings)))
+
+
+# The plan's search results get an eighth of the window: a small CPU model reads a prompt at
+# tens of tokens per second, and the tracks need the titles more than whole passages.
+GROUNDING_WINDOW_SHARE = 8
+CHARS_PER_TOKEN = 4
+
+
+def grounding_budget_chars(settings: Settings) -> int:
+    return settings.model_max_input_tokens // GROUNDING_WINDOW_SHARE * CHARS_PER_TOKEN
+
+
+def clip_blocks(blocks: list[str], budget_chars: int) -> list[str]:
+    """Each block cut at a line end to an equal share of `budget_chars`."""
+    if not blocks or sum(len(block) for block in blocks) <= budget_chars:
+        return blocks
+    share = budget_chars // len(blocks)
+    clipped = []
+    for block in blocks:
+        if len(block) > share:
+            cut = block.rfind("\n", 0, share)
+            block = block[: cut if cut > 0 else share].rstrip() + "\n…"
+        clipped.append(block)
+    return clipped

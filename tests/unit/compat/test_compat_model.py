@@ -136,3 +136,17 @@ async def test_structured_calls_report_their_tokens_to_usage_callbacks(tmp_path:
         )
     assert result["parsing_error"] is None and isinstance(result["parsed"], ResearchBrief)
     assert tracker.total_input > 0 and tracker.total_output > 0
+
+
+async def test_a_slow_prompt_is_bounded_by_the_request_timeout_not_a_chunk_timer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The client library's own silence timer (120 s by default) is shortened here so that a
+    # server still reading the prompt would trip it; only LLM_TIMEOUT_SECONDS may end a call.
+    monkeypatch.setenv("LANGCHAIN_OPENAI_STREAM_CHUNK_TIMEOUT_S", "0.3")
+    with OpenAIServer() as llm:
+        llm.fail("slow_first_chunk", times=1, hang_seconds=1.0)
+        model = _model(llm, tmp_path)
+        reply = await model.ainvoke([HumanMessage(content="Say hello.")])
+        attempts = len(llm.requests)
+    assert reply.content and attempts == 1
