@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.terminal_text import one_line as terminal_line
+from engine.tools.document_names import citation_key
 from engine.tools.extract import (
     ExtractionError,
     decode_body,
@@ -104,28 +106,44 @@ def _read_text(path: Path) -> str:
 
 
 def parse_file(path: Path, rel_path: str) -> ParsedDocument:
-    """Read and chunk one file; raises `ExtractionError` or `OSError` when it cannot."""
+    """Read and chunk one file; raises `ExtractionError` or `OSError` when it cannot.
+
+    Chunks carry the document's citation key (its path, made plain when the name holds markup
+    or controls); a title falls back to the key's file name and never holds a control.
+    """
+    key = citation_key(rel_path)
+    name = key.rsplit("/", 1)[-1]
+    parsed = _parse(path, key, name)
+    # Titles and headings are shown on terminals and in Sources lines: one plain line each.
+    title = terminal_line(parsed.title) or name
+    chunks = [Chunk(c.key, terminal_line(c.heading) or title, c.text) for c in parsed.chunks]
+    return ParsedDocument(title, chunks)
+
+
+def _parse(path: Path, key: str, name: str) -> ParsedDocument:
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         data = path.read_bytes()
-        title = pdf_title(data) or path.name
+        title = pdf_title(data) or name
         chunks: list[Chunk] = []
         for number, page in enumerate(pdf_pages(data), start=1):
-            key = pdf_page_key(rel_path, number)
-            chunks.extend(Chunk(key=key, heading=f"page {number}", text=p) for p in _pieces(page))
+            page_key = pdf_page_key(key, number)
+            chunks.extend(
+                Chunk(key=page_key, heading=f"page {number}", text=p) for p in _pieces(page)
+            )
         return ParsedDocument(title=title, chunks=chunks)
     if suffix in (".html", ".htm"):
         extracted = extract_html(_read_text(path))
-        title = extracted.title or path.name
-        return ParsedDocument(title, split_by_headings(extracted.text, rel_path, title))
+        title = extracted.title or name
+        return ParsedDocument(title, split_by_headings(extracted.text, key, title))
     if suffix in (".md", ".markdown"):
         text = _read_text(path)
         first = next((m for m in map(_HEADING.match, text.splitlines()) if m), None)
-        title = one_paragraph(first.group(2)) if first else path.name
-        return ParsedDocument(title, split_by_headings(text, rel_path, title))
+        title = one_paragraph(first.group(2)) if first else name
+        return ParsedDocument(title, split_by_headings(text, key, title))
     if suffix == ".txt":
         text = _read_text(path)
         first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-        title = first_line[:120] or path.name
-        return ParsedDocument(title, [Chunk(rel_path, title, p) for p in _pieces(text)])
+        title = first_line[:120] or name
+        return ParsedDocument(title, [Chunk(key, title, p) for p in _pieces(text)])
     raise ExtractionError(f"unsupported file type {suffix}")

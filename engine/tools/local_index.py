@@ -32,7 +32,8 @@ from engine.tools.extract import ExtractionError
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+# 2: document keys made plain (engine/tools/document_names.py); older indexes are rebuilt.
+SCHEMA_VERSION = 2
 MAX_QUERY_TERMS = 24
 MAX_TERM_CHARS = 64
 MAX_CHUNKS_PER_DOCUMENT = 2
