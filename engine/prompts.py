@@ -34,8 +34,12 @@ track that nothing could support.{feedback}"""
 
 PLAN_FEEDBACK = """
 
-The person reviewed the previous plan and asked for changes. Apply this feedback:
+The person reviewed the previous plan and asked for changes. When the request shows the
+current plan, revise that plan (it carries the person's own edits): keep every track the
+feedback does not ask to change. Apply this feedback:
 {feedback}"""
+# Heads the JSON of the plan under review in a revision request.
+CURRENT_PLAN_HEADING = "## Current plan"
 
 SUPERVISOR_PROMPT = """You are the lead research supervisor. Today is {date}.
 
