@@ -30,7 +30,9 @@ Phase = Literal[
     "cancelled",
     "failed",
 ]
-UnitStatus = Literal["queued", "running", "completed", "failed", "timed_out", "skipped"]
+UnitStatus = Literal[
+    "queued", "running", "completed", "failed", "timed_out", "skipped", "cancelled"
+]
 GateStatus = Literal["none", "pass", "retry"]
 
 

@@ -41,6 +41,8 @@ from engine.nodes.verify import report_ready_event
 from engine.protocol import SessionStatus
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
+from engine.sessions_log import logged
+from engine.unit_tracker import UnitTracker
 
 # The main graph's own steps are few; researchers carry their own explicit limits.
 _log = get_logger("runner")
@@ -158,7 +160,23 @@ class ResearchSession:
 
     # ---- the SessionDriver API -----------------------------------------------------
 
-    async def start(self, question: str, *, mode: ResearchMode = "auto") -> AsyncIterator[Event]:
+    def start(self, question: str, *, mode: ResearchMode = "auto") -> AsyncIterator[Event]:
+        return self._logged(self._start(question, mode))
+
+    def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
+        return self._logged(self._resume_with(answer))
+
+    def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
+        return self._logged(self._resume_with(decision.model_dump(mode="json")))
+
+    def resume(self) -> AsyncIterator[Event]:
+        return self._logged(self._resume())
+
+    def _logged(self, stream: AsyncIterator[Event]) -> AsyncIterator[Event]:
+        # Every door's events are stored, so any session reopens whole from typed data.
+        return logged(self.settings, self.session_id, stream)
+
+    async def _start(self, question: str, mode: ResearchMode) -> AsyncIterator[Event]:
         from langchain_core.messages import HumanMessage
 
         self._question, self._mode = question, mode
@@ -171,18 +189,7 @@ class ResearchSession:
             async for event in stream:
                 yield event
 
-    async def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
-        async with contextlib.aclosing(self._resume_with(answer)) as stream:
-            async for event in stream:
-                yield event
-
-    async def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
-        resume_value = decision.model_dump(mode="json")
-        async with contextlib.aclosing(self._resume_with(resume_value)) as stream:
-            async for event in stream:
-                yield event
-
-    async def resume(self) -> AsyncIterator[Event]:
+    async def _resume(self) -> AsyncIterator[Event]:
         snapshot = await self.graph.aget_state(self.config)
         if snapshot.created_at is None:
             # Nothing was ever checkpointed under this id: say so rather than "finish" it.
@@ -271,11 +278,13 @@ class ResearchSession:
 
         self._producer = asyncio.create_task(produce())
         phase = ""
+        units = UnitTracker()
         settled = False
         try:
             while True:
                 kind, payload = await queue.get()
                 if kind == "event":
+                    units.see(payload)
                     if isinstance(payload, PhaseChanged):
                         phase = payload.phase
                     if isinstance(payload, ReportReady):
@@ -291,6 +300,8 @@ class ResearchSession:
                 settled = True
                 if kind == "cancelled":
                     record_session(self.settings, self.session_id, status="interrupted")
+                    for unit in units.cancelled():
+                        yield unit
                     yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
                     yield RunFinished(session_id=self.session_id, status="cancelled")
                     return
@@ -362,4 +373,3 @@ async def open_session(
     async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
         yield ResearchSession(settings, graph, session_id or new_session_id())
-

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.config import Settings
+from engine.events import ReportReady
 from engine.protocol import SessionInfo, SessionStatus
 
 _SCHEMA = """
@@ -137,8 +138,7 @@ def get_session(settings: Settings, session_id: str) -> SessionInfo | None:
     return next((s for s in list_sessions(settings) if s.session_id == session_id), None)
 
 
-def load_report(settings: Settings, session_id: str) -> str | None:
-    """The saved Markdown report of a session, or None when it has none yet."""
+def _report_file(settings: Settings, session_id: str) -> Path | None:
     if not session_id.replace("-", "").replace("_", "").isalnum():
         return None
     # The index names the latest report (follow-up questions each get their own file).
@@ -148,4 +148,23 @@ def load_report(settings: Settings, session_id: str) -> str | None:
         recorded = Path(info.report_path)
         if recorded.parent == settings.reports_dir and recorded.is_file():
             path = recorded
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    return path if path.is_file() else None
+
+
+def load_report(settings: Settings, session_id: str) -> str | None:
+    """The saved Markdown report of a session, or None when it has none yet."""
+    path = _report_file(settings, session_id)
+    return path.read_text(encoding="utf-8") if path is not None else None
+
+
+def load_report_event(settings: Settings, session_id: str) -> ReportReady | None:
+    """The saved report with its verification audit, typed as the run announced it."""
+    from engine.sessions_log import saved_report_event
+
+    path = _report_file(settings, session_id)
+    if path is None:
+        return None
+    event = saved_report_event(
+        path.read_text(encoding="utf-8"), path.with_suffix("").with_suffix(".audit.json")
+    )
+    return event.model_copy(update={"report_path": str(path)})

@@ -1,0 +1,92 @@
+"""Each session's typed events, stored as the run produces them.
+
+A reopened session is rebuilt by replaying these events through the same renderer that showed
+them live, so it looks exactly as it did: plan, units, ledger, the report with its verification
+status, kept citations and audit. One JSON Lines file per session under the data directory
+(`session-events/SESSION_ID.jsonl`), appended and flushed per event so a crash loses at most
+the event being written. Nothing here imports LangChain: the sessions list and the app read it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.config import Settings
+from engine.events import (
+    CitationAuditEntry,
+    Event,
+    MetricRecorded,
+    ModelCallProgress,
+    ReportReady,
+    event_to_json,
+    parse_event,
+)
+
+EVENTS_DIR = "session-events"
+# Facts about timing and model liveness, not about the session: a reopened session needs none.
+_NOT_STORED = (MetricRecorded, ModelCallProgress)
+
+
+def _safe_id(session_id: str) -> bool:
+    return bool(session_id) and session_id.replace("-", "").replace("_", "").isalnum()
+
+
+def events_path(settings: Settings, session_id: str) -> Path:
+    return settings.data_dir / EVENTS_DIR / f"{session_id}.jsonl"
+
+
+async def logged(
+    settings: Settings, session_id: str, stream: AsyncIterator[Event]
+) -> AsyncIterator[Event]:
+    """Pass every event of `stream` through, appending the session's facts to its log."""
+    path = events_path(settings, session_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as log:
+        async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
+            async for event in events:
+                if not isinstance(event, _NOT_STORED):
+                    log.write(event_to_json(event) + "\n")
+                    log.flush()
+                yield event
+
+
+def load_events(settings: Settings, session_id: str) -> list[Event] | None:
+    """The stored events of a session in order, or None when it has no log.
+
+    A line that does not parse (a write cut short by a crash) is skipped, not fatal.
+    """
+    if not _safe_id(session_id):
+        return None
+    path = events_path(settings, session_id)
+    if not path.is_file():
+        return None
+    events: list[Event] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            with contextlib.suppress(ValidationError, ValueError):
+                events.append(parse_event(line))
+    return events
+
+
+def saved_report_event(report: str, audit_path: Path) -> ReportReady:
+    """A report saved before event logs existed: the Markdown plus its stored audit."""
+    try:
+        audit = json.loads(audit_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        audit = {}
+    return ReportReady(
+        report=report,
+        mode="quick" if audit.get("mode") == "quick" else "deep",
+        verification_status=(
+            "verified" if audit.get("verification_status") == "verified" else "unverified"
+        ),
+        verification_reason=str(audit.get("verification_reason", "")),
+        kept_citations=[CitationAuditEntry(**e) for e in audit.get("kept_citations", [])],
+        removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
+        audit_path=str(audit_path) if audit_path.is_file() else None,
+    )
