@@ -69,10 +69,14 @@ def subject_of(text: str) -> str:
 
 
 def needs_clarification(question: str, *, already_asked: bool) -> bool:
-    """Ask only when there is too little to plan: fewer than two content words."""
+    """Ask only about a bare topic: a single word, or words that name nothing.
+
+    "What is asyncio?" or "PEP 492" can be researched as they stand; "asyncio?" could mean
+    how it works, how to use it or how it compares, so it gets the one question.
+    """
     if already_asked:
         return False
-    return len(content_words(question)) < 2 or len(question.split()) < 2
+    return not content_words(question) or len(question.split()) < 2
 
 
 def clarifying_question(question: str) -> str:

@@ -8,6 +8,7 @@ run through `ChatOpenAI` and a run with the model in-process take the same steps
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
@@ -19,15 +20,18 @@ from engine.models.offline_plan import (
     needs_clarification,
     plan_for,
     route_for,
+    subject_of,
 )
 from engine.models.offline_reply import OfflineReply, make_calls
 from engine.models.offline_research import answer_from_tools, research_turn, supervisor_turn
+from engine.models.offline_revision import current_plan_in, feedback_in, revise_plan
 from engine.models.offline_text import quotable, split_sentences
 from engine.models.offline_writer import write_report
 from engine.prompt_blocks import LEDGER_HEADER
 
 STRUCTURED_SCHEMAS = ("ClarifyWithUser", "ResearchBrief", "ResearchPlan", "RouteDecision")
 _RESEARCH_TOOLS = {"search_web", "fetch_url"}
+_BRIEF_QUESTION_RE = re.compile(r"^Research question:\s*(?P<text>\S.*)$", re.M)
 
 
 def structured_target(
@@ -72,8 +76,26 @@ def structured_args(schema: str, conversation: Conversation) -> dict[str, Any]:
     if schema == "RouteDecision":
         mode, reason = route_for(question)
         return {"mode": mode, "reason": reason}
-    plan = plan_for(question, conversation.prompt_text)
-    return plan.model_dump()
+    prompt = conversation.prompt_text
+    question = clarified_question(question, prompt)
+    current, feedback = current_plan_in(prompt), feedback_in(prompt)
+    if current is not None and feedback:
+        subject = subject_of(question) or question
+        return revise_plan(current, feedback, subject).model_dump()
+    return plan_for(question, prompt).model_dump()
+
+
+def clarified_question(question: str, prompt: str) -> str:
+    """The question with the person's clarification, as the brief restates it.
+
+    The planner sees the bare question first and the brief after it; the brief's
+    "Research question:" line carries the clarification answer folded in.
+    """
+    match = _BRIEF_QUESTION_RE.search(prompt)
+    restated = match.group("text").strip() if match else ""
+    if restated.startswith(question.rstrip("?. ")) and len(restated) > len(question):
+        return restated
+    return question
 
 
 def _short_reply(conversation: Conversation) -> OfflineReply:
