@@ -41,8 +41,10 @@ class DeepResearchApp(App[int]):
         Binding("f3", "settings", "Settings", id="app.settings"),
         Binding("ctrl+n", "new_session", "New", id="app.new_session"),
         Binding("ctrl+t", "toggle_mode", "Mode", id="app.toggle_mode"),
-        Binding("ctrl+r", "resume", "Resume run", id="app.resume"),
-        Binding("ctrl+x", "cancel_run", "Cancel run", show=False, id="app.cancel_run"),
+        Binding("ctrl+r", "resume", "Resume", id="app.resume"),
+        # Priority: an input's own ctrl+x (cut) must not swallow the cancel key.
+        Binding("ctrl+x", "cancel_run", "Cancel run", priority=True, id="app.cancel_run"),
+        Binding("f10", "zoom", "Zoom", priority=True, id="app.zoom"),
     ]
 
     def __init__(
@@ -59,7 +61,8 @@ class DeepResearchApp(App[int]):
             backend = EngineBackend()
         self.backend = backend
         self.clock = clock
-        self.export_dir = export_dir or Path.cwd()
+        # None: the backend's export folder (EXPORT_DIR, else `exports` in the data dir).
+        self.export_dir = export_dir
         self.link = EngineLink(self, backend)
 
     def get_default_screen(self) -> Screen[Any]:
@@ -103,16 +106,30 @@ class DeepResearchApp(App[int]):
         self.research.query_one(ModeToggle).cycle()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "resume" and self.screen_stack:
-            # Shown (and bound) only when a run stopped, failed or was cancelled; the command
-            # palette's "Resume run" stays available for a session reopened from Sessions.
-            screen = self.screen_stack[0]
+        if not self.screen_stack:
+            return True
+        screen = self.screen_stack[0]
+        if action == "resume":
+            # Shown (and bound) only when the session on screen stopped, failed or was
+            # cancelled; the palette's "Resume run" asks which session otherwise.
             return isinstance(screen, ResearchScreen) and screen.view.resumable
+        if action == "cancel_run":
+            return self.link.running
+        if action == "zoom":
+            return self.screen is screen  # not over a modal or another screen
         return True
+
+    def action_zoom(self) -> None:
+        self.research.toggle_zoom()
 
     def action_resume(self) -> None:
         if self.link.running:
             self.notify("The run is still going.", severity="warning")
+            return
+        if not self.research.view.resumable:
+            # Nothing on screen to resume: ask which session, never pick one silently.
+            self.notify("Choose the session to resume.")
+            self.action_sessions()
             return
         self.research.resume()
 
@@ -141,35 +158,37 @@ class DeepResearchApp(App[int]):
         ]()
 
     def _session_chosen(self, choice: SessionChoice | None) -> None:
-        if choice is None:
-            return
-        if choice.action == "reopen":
-            self.reopen_report(choice)
-        else:
-            self.link.close()
-            self.research.reset()
-            self.link.open(choice.session.session_id)
-            self.research.show_note(f"Resuming: {choice.session.question}")
-            self.research.resume()
+        if choice is not None:
+            self.reopen_session(choice)
 
-    @work(exclusive=True, group="reports", name="reopen-report")
-    async def reopen_report(self, choice: SessionChoice) -> None:
+    @work(exclusive=True, group="reports", name="reopen-session")
+    async def reopen_session(self, choice: SessionChoice) -> None:
+        """Show a saved session whole (its stored events), then resume it if it was chosen so."""
+        session = choice.session
         try:
-            report = await self.backend.load_report(choice.session.session_id)
+            events = await self.backend.load_session(session.session_id)
         except Exception as error:
             self.notify(
-                f"Could not open the report: {describe_failure(error)}",
+                f"Could not open the session: {describe_failure(error)}",
                 severity="error",
                 markup=False,
             )
             return
-        if report is None:
-            self.notify("This session has no saved report.", severity="warning")
-            return
         self.link.close()
-        self.research.show_saved_report(choice.session.question, report)
-        self.research.view.session_id = choice.session.session_id
-        self.link.session_id = choice.session.session_id
+        screen = self.research
+        screen.reset()
+        self.link.session_id = session.session_id
+        screen.view.session_id = session.session_id
+        screen.view.question = session.question
+        if events:
+            screen.replay(events)
+        if choice.action == "resume":
+            screen.show_note(f"Resuming: {session.question}")
+            screen.resume()
+        elif not events:
+            self.notify("This session has no saved report.", severity="warning")
+        else:
+            screen.show_note(f"Reopened: {session.question}")
 
     # ---- command palette -----------------------------------------------------------------
 
@@ -181,7 +200,8 @@ class DeepResearchApp(App[int]):
             ("Settings", "Doctor report and first-run setup", self.action_settings),
             ("New session", "Clear the panes and start fresh", self.action_new_session),
             ("Toggle research mode", "auto → quick → deep", self.action_toggle_mode),
-            ("Resume run", "Continue an interrupted or failed run", self.action_resume),
+            ("Resume run", "Continue the run on screen, or choose one", self.action_resume),
+            ("Zoom pane", "The focused pane fills the screen (F10)", self.action_zoom),
             ("Cancel run", "Stop the run; the session stays resumable", self.action_cancel_run),
             (
                 "Approve plan",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from engine.events import ReportReady
+    from engine.events import Event
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -35,7 +35,13 @@ class Backend(Protocol):
 
     async def list_sessions(self) -> list[SessionInfo]: ...
 
-    async def load_report(self, session_id: str) -> ReportReady | None: ...
+    async def load_session(self, session_id: str) -> list[Event] | None:
+        """A saved session's stored events in order (None when nothing is stored)."""
+        ...
+
+    def export_dir(self) -> Path:
+        """Where exports go by default: EXPORT_DIR, else `exports` in the data directory."""
+        ...
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...
 

@@ -43,7 +43,13 @@ T = TypeVar("T")
 
 
 class EngineMessage(Message, bubble=False):
-    """Base of every message the bridge posts; aimed at one screen, so it does not bubble."""
+    """Base of every message the bridge posts; aimed at one screen, so it does not bubble.
+
+    `epoch` names the session on screen when the message was posted: a message from a session
+    the person has since left (new session, reopened one) is dropped, never mixed in.
+    """
+
+    epoch = 0
 
 
 class SessionBegan(EngineMessage):
@@ -197,8 +203,9 @@ class StreamClosed(EngineMessage):
 class EventBridge:
     """Posts one message (or one batch wake-up) per engine event to a target screen."""
 
-    def __init__(self, target: MessagePump) -> None:
+    def __init__(self, target: MessagePump, epoch: int = 0) -> None:
         self.target = target
+        self.epoch = epoch
         self._evidence: _Batch[EvidenceRecord] = _Batch()
         self._tool_calls: _Batch[ToolCalled] = _Batch()
         self._units: _LatestByKey[ResearchUnitSummary] = _LatestByKey()
@@ -212,12 +219,16 @@ class EventBridge:
             # so an older progress can never overwrite a newer unit state on screen.
             wake = [self._units.add(unit.id, unit) for unit in event.research_units]
             if wake[0]:
-                self.target.post_message(UnitsUpdated(self._units))
+                self._post(UnitsUpdated(self._units))
         message = self._translate(event)
         if message is not None:
-            self.target.post_message(message)
+            self._post(message)
 
-    def _translate(self, event: Event) -> Message | None:
+    def _post(self, message: EngineMessage) -> None:
+        message.epoch = self.epoch
+        self.target.post_message(message)
+
+    def _translate(self, event: Event) -> EngineMessage | None:
         match event:
             case EvidenceAdded(record=record):
                 return EvidenceArrived(self._evidence) if self._evidence.add(record) else None

@@ -15,9 +15,10 @@ if TYPE_CHECKING:
     from engine.events import CitationAuditEntry, ReportReady
 
 # `[3]` or `[3, 5]`, not a Markdown link `[text](url)` and not inside a word.
-_MARKER = re.compile(r"(?<![\w\]])\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
-_SOURCES_HEADING = re.compile(r"^#{1,6}\s+(sources|references)\s*$", re.IGNORECASE | re.MULTILINE)
+MARKER = re.compile(r"(?<![\w\]])\[(\d+(?:\s*,\s*\d+)*)\](?!\()")
+SOURCES_HEADING = re.compile(r"^#{1,6}\s+(sources|references)\s*$", re.IGNORECASE | re.MULTILINE)
 CITATION_LINK_PREFIX = "#cite-"
+_LIST_ITEM = re.compile(r"^(?:[-*+]\s|\d+[.)]\s)")
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class CitationMark:
 
 def body_of(report: str) -> str:
     """The report without its trailing Sources section (its entries are not citations)."""
-    match = _SOURCES_HEADING.search(report)
+    match = SOURCES_HEADING.search(report)
     return report[: match.start()] if match else report
 
 
@@ -36,7 +37,7 @@ def citation_marks(report: str) -> list[CitationMark]:
     """Every citation in reading order, each with the sentence around it."""
     body = body_of(report)
     marks: list[CitationMark] = []
-    for match in _MARKER.finditer(body):
+    for match in MARKER.finditer(body):
         start = max(body.rfind(".", 0, match.start()) + 1, body.rfind("\n", 0, match.start()) + 1)
         context = " ".join(body[start : match.end()].split())
         for number in match.group(1).split(","):
@@ -54,7 +55,27 @@ def link_citations(report: str) -> str:
         links = ", ".join(f"[{n}]({CITATION_LINK_PREFIX}{n})" for n in numbers)
         return f"\\[{links}\\]"
 
-    return _MARKER.sub(to_links, body) + rest
+    return MARKER.sub(to_links, body) + sources_as_list(rest)
+
+
+def sources_as_list(section: str) -> str:
+    """The Sources section with one entry per line.
+
+    Markdown joins consecutive lines into one paragraph, so entries written one per line
+    (`[1] https://…`) would run together; each becomes a list item unless it already is one.
+    """
+    lines = section.splitlines()
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        is_entry = (
+            index > 0
+            and stripped
+            and not _LIST_ITEM.match(stripped)
+            and not stripped.startswith(("#", ">"))
+        )
+        out.append(f"- {stripped}" if is_entry else line)
+    return "\n".join(out) + ("\n" if section.endswith("\n") else "")
 
 
 def source_for(report: ReportReady, number: int) -> CitationAuditEntry | None:

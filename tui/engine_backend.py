@@ -8,6 +8,7 @@ when a worker first opens a session.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from tui.backend import DoctorSummary
 
 if TYPE_CHECKING:
     from engine.config import Settings
-    from engine.events import ReportReady
+    from engine.events import Event
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -75,21 +76,40 @@ class EngineBackend:
             result = await result
         return list(result)
 
-    async def load_report(self, session_id: str) -> ReportReady | None:
-        from engine.events import ReportReady
-        from engine.sessions import load_report
+    async def load_session(self, session_id: str) -> list[Event] | None:
+        from engine.events import PhaseChanged, SessionStarted
+        from engine.sessions import get_session, load_report_event
+        from engine.sessions_log import load_events
 
-        result = load_report(self.settings, session_id)
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result is None or isinstance(result, ReportReady):
-            return result
-        if isinstance(result, str):
-            return ReportReady(report=result)
-        # A richer saved-report object: keep what the event carries.
-        data = result.model_dump() if hasattr(result, "model_dump") else dict(result)
-        fields = set(ReportReady.model_fields) - {"type"}
-        return ReportReady(**{key: value for key, value in data.items() if key in fields})
+        events = await asyncio.to_thread(load_events, self.settings, session_id)
+        if events:
+            return list(events)
+        # A session saved before event logs: its report and audit are still typed data.
+        report = await asyncio.to_thread(load_report_event, self.settings, session_id)
+        if report is None:
+            return None
+        info = get_session(self.settings, session_id)
+        return [
+            SessionStarted(
+                session_id=session_id,
+                question=info.question if info else "",
+                offline=report.offline_notice is not None,
+            ),
+            report,
+            PhaseChanged(phase="done"),
+        ]
+
+    def export_dir(self) -> Path:
+        configured = os.environ.get("EXPORT_DIR") or self._env_file_value("EXPORT_DIR")
+        if configured:
+            return Path(configured).expanduser()
+        return self.settings.data_dir / "exports"
+
+    def _env_file_value(self, name: str) -> str | None:
+        from dotenv import dotenv_values
+
+        path = self.env_file()
+        return dotenv_values(path).get(name) if path.is_file() else None
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         from engine.doctor import collect_report_async

@@ -34,9 +34,10 @@ DriverCall = Callable[["SessionDriver"], AsyncIterator["Event"]]
 class EngineCrashed(Message, bubble=False):
     """The engine raised instead of reporting `RunFailed`; `reason` is already sanitized."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, epoch: int = 0) -> None:
         super().__init__()
         self.reason = reason
+        self.epoch = epoch
 
 
 class EngineLink:
@@ -50,6 +51,9 @@ class EngineLink:
         self._host: Worker[None] | None = None
         self.call_worker: Worker[None] | None = None
         self.bridge: EventBridge | None = None
+        # Which session is on screen: every close starts a new epoch, and messages posted
+        # for an older one are dropped by the screen.
+        self.epoch = 0
 
     @property
     def is_open(self) -> bool:
@@ -61,7 +65,7 @@ class EngineLink:
 
     def open(self, session_id: str | None) -> None:
         """Open a new session (None) or a saved one, closing the current one first."""
-        self.close()
+        self._shut()
         loop = asyncio.get_running_loop()
         self._opened = loop.create_future()
         self._closing = asyncio.Event()
@@ -75,6 +79,11 @@ class EngineLink:
         )
 
     def close(self) -> None:
+        """Leave the session on screen: its run stops and its late messages are dropped."""
+        self.epoch += 1
+        self._shut()
+
+    def _shut(self) -> None:
         if self.call_worker is not None:
             self.call_worker.cancel()
             self.call_worker = None
@@ -113,7 +122,7 @@ class EngineLink:
         if self._opened is None:
             self.open(self.session_id)
         assert self._opened is not None
-        self.bridge = EventBridge(target)
+        self.bridge = EventBridge(target, self.epoch)
         self.call_worker = self.app.run_worker(
             self._run_call(call, self._opened, self.bridge),
             name="engine",
@@ -133,15 +142,19 @@ class EngineLink:
             driver = await asyncio.shield(opened)
             await bridge.pump(call(driver))
         except asyncio.CancelledError:
-            target.post_message(StreamClosed(cancelled=True))
+            closed = StreamClosed(cancelled=True)
+            closed.epoch = bridge.epoch
+            target.post_message(closed)
             raise
         except Exception as error:
             if opened.done() and opened.exception() is not None:
                 # The session never opened; the next call tries again.
                 self._opened = None
-            target.post_message(EngineCrashed(describe_failure(error)))
+            target.post_message(EngineCrashed(describe_failure(error), bridge.epoch))
         else:
-            target.post_message(StreamClosed())
+            closed = StreamClosed()
+            closed.epoch = bridge.epoch
+            target.post_message(closed)
 
     async def cancel(self) -> None:
         """Stop the call in progress; the session stays open and resumable.

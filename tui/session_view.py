@@ -37,6 +37,8 @@ class SessionView:
     usage: UsageUpdated | None = None
     plan: ResearchPlan | None = None
     plan_revision: int = 0
+    # The plan the person sent back with feedback, to tell them whether the revision changed it.
+    plan_before_revision: ResearchPlan | None = None
     clarification: str | None = None
     units: dict[str, ResearchUnitSummary] = field(default_factory=dict)
     tool_calls: defaultdict[str, list[ToolCalled]] = field(
@@ -44,6 +46,7 @@ class SessionView:
     )
     records: list[EvidenceRecord] = field(default_factory=list)
     records_by_id: dict[str, EvidenceRecord] = field(default_factory=dict)
+    domains: set[str] = field(default_factory=set)
     report: ReportReady | None = None
     failure: str | None = None
     resumable: bool = False

@@ -120,6 +120,8 @@ class FakeBackend:
         saved: dict[str, ScriptedDriver] | None = None,
         sessions: list[SessionInfo] | None = None,
         reports: dict[str, ReportReady] | None = None,
+        logs: dict[str, list[Event]] | None = None,
+        exports: Path = Path("/nonexistent/exports"),
         env_path: Path | None = None,
         doctor_text: str = "deepresearch doctor\n\nok  model  offline (built-in)",
         open_error: BaseException | None = None,
@@ -132,6 +134,8 @@ class FakeBackend:
         self.saved = saved or {}
         self.sessions = sessions or []
         self.reports = reports or {}
+        self.logs = logs or {}
+        self.exports = exports
         self.env_path = env_path or Path("/nonexistent/.env")
         self.doctor_text = doctor_text
         self.open_error = open_error
@@ -153,8 +157,16 @@ class FakeBackend:
     async def list_sessions(self) -> list[SessionInfo]:
         return list(self.sessions)
 
-    async def load_report(self, session_id: str) -> ReportReady | None:
-        return self.reports.get(session_id)
+    async def load_session(self, session_id: str) -> list[Event] | None:
+        if session_id in self.logs:
+            return list(self.logs[session_id])
+        report = self.reports.get(session_id)
+        if report is None:
+            return None
+        return [SessionStarted(session_id=session_id, question=""), report]
+
+    def export_dir(self) -> Path:
+        return self.exports
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         return DoctorSummary(self.doctor_text, True)

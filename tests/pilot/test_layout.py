@@ -15,7 +15,7 @@ from engine.config import settings_from_mapping
 from engine.events import ResearchUnitSummary
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story, settle
-from tests.pilot.steps import ask
+from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
 from tui.engine_backend import EngineBackend
 from tui.widgets.ledger_pane import LedgerPane
@@ -98,7 +98,11 @@ async def test_plan_editor_inputs_visible_at_80x24(tmp_path: Path) -> None:
             assert app.screen.get_widget_at(region.x + 1, region.y)[0] is field, name
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen.query_one(UnitsTable).display  # the panes come back
+        # At 80×24 the plan keeps the whole grid for review; approving brings the panes back.
+        assert app.screen.maximized is app.screen.query_one("#plan")
+        await press_and_settle(pilot, "y")
+        assert app.screen.maximized is None
+        assert app.screen.query_one(UnitsTable).display
 
 
 async def test_header_before_any_session_is_idle_with_offline_badge(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ async def test_question_to_verified_report_then_reopen_it(
         assert len(tracks) >= 2
         header = app.screen.query_one(StatusHeader)
         assert header.has_class("-offline")
-        assert "plan_review" in header.status_text().plain
+        assert "plan awaiting your review" in header.status_text().plain
 
         await press_and_settle(pilot, "y")
 

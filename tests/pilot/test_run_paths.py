@@ -25,6 +25,7 @@ from tests.pilot.fakes import (
 )
 from tests.pilot.steps import ask, press_and_settle
 from tui.screens.audit import AuditScreen
+from tui.screens.export import ExportScreen
 from tui.screens.citation_detail import CitationDetailScreen
 from tui.screens.record_detail import RecordDetailScreen
 from tui.screens.unit_detail import UnitDetailScreen
@@ -214,10 +215,14 @@ async def test_audit_export_and_copy(tmp_path: Path) -> None:
         assert "Kept (3)" in text and "Removed (1)" in text and "never retrieved" in text
         await pilot.press("escape", "e")
         await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)  # export asks where, offering the default
+        await pilot.press("enter")
+        await pilot.pause()
         exported = tmp_path / "exports" / f"deepresearch-{SESSION_ID}.md"
         assert exported.read_text(encoding="utf-8") == REPORT_MARKDOWN
         assert str(exported) in plain(app.screen.query_one(RunNotice))
         await pilot.press("c")
+        await pilot.pause()
         assert app.clipboard == REPORT_MARKDOWN
 
 

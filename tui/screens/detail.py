@@ -34,6 +34,13 @@ class DetailScreen(ModalScreen[None]):
                 yield Static(line, classes="detail-line")
         yield Footer()
 
+    def show_lines(self) -> None:
+        """Render `lines()` again, keeping the scroll position (for details that change)."""
+        panel = self.query_one("#detail-panel", VerticalScroll)
+        with self.app.batch_update():
+            panel.remove_children()
+            panel.mount_all(Static(line, classes="detail-line") for line in self.lines())
+
 
 def heading(text: str) -> Text:
     return Text(text, style="bold underline")

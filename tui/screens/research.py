@@ -10,23 +10,30 @@ import contextlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widget import Widget
 
 from tui.citations import evidence_citing, source_for
+from tui.clipboard import copy_text
 from tui.engine_link import EngineCrashed, EngineLink
+from tui.on_screen import for_session_on_screen
+from tui.presentation import source_domain
 from tui.screens.audit import AuditScreen
 from tui.screens.citation_detail import CitationDetailScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.export import ExportScreen, write_export
 from tui.screens.feedback import FeedbackScreen
 from tui.screens.record_detail import RecordDetailScreen
 from tui.screens.unit_detail import UnitDetailScreen
 from tui.session_view import SessionView
 from tui.widgets.clarification_panel import ClarificationPanel
+from tui.widgets.context_footer import ContextFooter
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
@@ -38,7 +45,7 @@ from tui.widgets.units_table import UnitsTable
 
 if TYPE_CHECKING:
     # Annotations only: the bridge and the event models load with the first engine call.
-    from engine.events import ReportReady
+    from engine.events import Event
     from engine.schemas import PlanDecision
     from tui.bridge import (
         ClarificationAsked,
@@ -58,6 +65,11 @@ if TYPE_CHECKING:
     )
 
 _ENDED_PHASES = {"done", "cancelled", "failed"}
+# Phases before a plan exists: the plan pane shows that the plan is being drafted.
+_PLANNING_PHASES = {"scoping", "routing", "planning"}
+# Below this size the plan pane takes the whole grid while a plan waits for review.
+SMALL_TERMINAL = (100, 30)
+PANE_IDS = ("plan", "units", "ledger", "report")
 
 
 class _ScreenClosed(Exception):
@@ -66,11 +78,22 @@ class _ScreenClosed(Exception):
 
 class ResearchScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("research.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Digits type into inputs; anywhere else they jump to a pane (one footer entry).
+        Binding("1", "focus_pane(1)", "Pane", key_display="1-4", id="research.pane"),
+        Binding("2", "focus_pane(2)", show=False),
+        Binding("3", "focus_pane(3)", show=False),
+        Binding("4", "focus_pane(4)", show=False),
+    ]
     # Focused as the screen mounts: a second focus change in on_mount would restyle every
     # widget again before the first frame.
     AUTO_FOCUS = "#question"
+    # Escape belongs to the editors and search fields inside panes; F10 toggles the zoom.
+    ESCAPE_TO_MINIMIZE = False
 
-    def __init__(self, link: EngineLink, *, clock: Callable[[], float], export_dir: Path) -> None:
+    def __init__(
+        self, link: EngineLink, *, clock: Callable[[], float], export_dir: Path | None
+    ) -> None:
         super().__init__()
         self.link = link
         self.clock = clock
@@ -92,7 +115,7 @@ class ResearchScreen(Screen[None]):
                 yield LedgerPane(id="ledger")
                 yield ReportPane(id="report")
         yield QuestionBar(id="ask")
-        yield Footer()
+        yield ContextFooter(compact=True)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
@@ -163,6 +186,7 @@ class ResearchScreen(Screen[None]):
         self.view = SessionView()
         self.header.reset()
         self.header.show_offline(bool(self.settings_offline))
+        self.minimize()
         self.query_one(PlanPane).clear()
         self.query_one(UnitsTable).clear()
         self.query_one(LedgerPane).clear()
@@ -170,14 +194,45 @@ class ResearchScreen(Screen[None]):
         self.query_one(RunNotice).hide()
         self.query_one(ClarificationPanel).close()
         self.query_one(ModeToggle).show_route(None)
+        self._set_resumable(False)
 
-    def show_saved_report(self, question: str, report: ReportReady) -> None:
-        self.reset()
-        self.view.question = question
-        self.view.report = report
-        self.query_one(ReportPane).show_report(report)
-        self.query_one(RunNotice).show_info(f"Saved report: {question}")
-        self.query_one(ReportPane).focus()
+    def replay(self, events: list[Event]) -> None:
+        """Show a stored session by replaying its events, exactly as they arrived live."""
+        from tui.bridge import EventBridge
+
+        bridge = EventBridge(self, self.link.epoch)
+        for event in events:
+            bridge.post(event)
+
+    # ---- panes -------------------------------------------------------------------------
+
+    def action_focus_pane(self, number: int) -> None:
+        pane = self.query_one(f"#{PANE_IDS[number - 1]}")
+        if self.maximized is not None and self.maximized is not pane:
+            self.maximize(pane, container=False)
+        pane.focus()
+
+    def pane_of(self, widget: Widget | None) -> Widget | None:
+        """The pane (plan, units, ledger, report) that holds `widget`, if any."""
+        while widget is not None and widget is not self:
+            if widget.id in PANE_IDS and widget.parent is self.query_one("#panes"):
+                return widget
+            parent = widget.parent
+            widget = parent if isinstance(parent, Widget) else None
+        return None
+
+    def toggle_zoom(self) -> None:
+        """Zoom the focused pane to the whole screen, or restore the four panes."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        pane = self.pane_of(self.focused) or self.query_one(ReportPane)
+        self.maximize(pane, container=False)
+        pane.focus()
+
+    def _is_small(self) -> bool:
+        width, height = SMALL_TERMINAL
+        return self.size.width < width or self.size.height < height
 
     # ---- person → engine ---------------------------------------------------------------
 
@@ -186,11 +241,43 @@ class ResearchScreen(Screen[None]):
             self.notify("A run is in progress: cancel it (ctrl+x) first.", severity="warning")
             return
         question, mode = message.question, message.mode
+        pending = self._pending_decision()
+        if pending:
+            # One session on screen: a new question while the engine waits for the person
+            # would start a second run whose events mix into this one. Ask first.
+            def answered(abandon: bool | None) -> None:
+                if abandon:
+                    self.start_new_session(question, mode)
+
+            self.app.push_screen(
+                ConfirmScreen(
+                    "Start a new session?",
+                    f"{pending} It stays saved (F2 reopens it). "
+                    "Abandon it here and start a new session with this question?",
+                ),
+                answered,
+            )
+            return
         if self.view.report is not None or self.view.failure is not None:
             # A follow-up keeps the session (the engine decides whether the topic shifted).
             self.query_one(RunNotice).hide()
         self.view.question = question
         self.link.run(lambda driver: driver.start(question, mode=mode), self)
+
+    def _pending_decision(self) -> str:
+        """What the engine waits for from the person on screen ("" when nothing)."""
+        if self.query_one(PlanPane).reviewing:
+            return "A plan is waiting for your review."
+        if self.view.clarification is not None:
+            return "The engine is waiting for your answer to its question."
+        return ""
+
+    def start_new_session(self, question: str, mode: str) -> None:
+        self.link.close()
+        self.reset()
+        self.link.open(None)
+        self.view.question = question
+        self.link.run(lambda driver: driver.start(question, mode=mode), self)  # type: ignore[arg-type]
 
     def on_clarification_panel_answered(self, message: ClarificationPanel.Answered) -> None:
         answer = message.answer
@@ -203,6 +290,7 @@ class ResearchScreen(Screen[None]):
 
     def send_plan_decision(self, decision: PlanDecision) -> None:
         self.query_one(PlanPane).end_review()
+        self._unzoom_plan()
         self.link.run(lambda driver: driver.review_plan(decision), self)
 
     def on_plan_pane_editing(self, message: PlanPane.Editing) -> None:
@@ -213,11 +301,16 @@ class ResearchScreen(Screen[None]):
     def on_plan_pane_feedback_wanted(self, _: PlanPane.FeedbackWanted) -> None:
         from engine.schemas import PlanDecision
 
+        pane = self.query_one(PlanPane)
+
         def send(feedback: str | None) -> None:
-            if feedback:
-                self.send_plan_decision(PlanDecision(action="revise", feedback=feedback))
-            else:
-                self.query_one(PlanPane).focus()
+            if not feedback:
+                pane.focus()
+                return
+            # The person's edits travel with the feedback, so the revision starts from them.
+            edited = pane.draft.plan if pane.draft is not None and pane.draft.changed else None
+            self.view.plan_before_revision = edited or self.view.plan
+            self.send_plan_decision(PlanDecision(action="revise", feedback=feedback, plan=edited))
 
         self.app.push_screen(FeedbackScreen(), send)
 
@@ -227,6 +320,12 @@ class ResearchScreen(Screen[None]):
         self.app.refresh_bindings()
 
     def resume(self) -> None:
+        """Resume the session on screen (never another one the link happens to hold)."""
+        session_id = self.view.session_id or self.link.session_id
+        if not session_id:
+            return
+        if self.link.session_id != session_id or not self.link.is_open:
+            self.link.open(session_id)
         self.query_one(RunNotice).hide()
         self.view.failure = None
         self._set_resumable(False)
@@ -234,6 +333,7 @@ class ResearchScreen(Screen[None]):
 
     # ---- engine → panes ----------------------------------------------------------------
 
+    @for_session_on_screen
     def on_session_began(self, message: SessionBegan) -> None:
         event = message.event
         if event.session_id != self.view.session_id and self.view.session_id:
@@ -246,85 +346,140 @@ class ResearchScreen(Screen[None]):
         self.header.show_elapsed(0)
         self.sub_title = event.question
 
+    @for_session_on_screen
     def on_phase_updated(self, message: PhaseUpdated) -> None:
         event = message.event
         self.view.phase, self.view.phase_detail = event.phase, event.detail
         self.header.show_phase(event.phase, event.detail)
+        plan = self.query_one(PlanPane)
+        if event.phase != "plan_review" and plan.reviewing:
+            # The engine moved on (approved elsewhere, revised, replayed): nothing to review.
+            plan.end_review()
+        if event.phase != "plan_review":
+            self._unzoom_plan()
+        plan.show_phase(event.phase if event.phase in _PLANNING_PHASES else "")
+        self.query_one(ReportPane).show_phase(event.phase)
         if event.phase in _ENDED_PHASES and self.view.started_at is not None:
             self.view.finished_at = self.clock()
             self._tick()
 
+    @for_session_on_screen
     def on_clarification_asked(self, message: ClarificationAsked) -> None:
         self.view.clarification = message.event.question
         self.query_one(ClarificationPanel).ask(message.event.question)
 
+    @for_session_on_screen
     def on_plan_arrived(self, message: PlanArrived) -> None:
         event = message.event
+        before = self.view.plan_before_revision
         self.view.plan, self.view.plan_revision = event.plan, event.revision
-        note = (
-            f"The engine refused the edit: {event.rejected_edit_reason}"
-            if event.rejected_edit_reason
-            else ""
-        )
+        self.view.plan_before_revision = None
+        note = ""
+        if event.rejected_edit_reason:
+            note = f"The engine refused the edit: {event.rejected_edit_reason}"
+        elif before is not None and before == event.plan:
+            note = "The planner returned the same plan: your feedback changed nothing."
+        elif before is not None:
+            note = "Revised with your feedback."
         plan = self.query_one(PlanPane)
         plan.show_plan(event.plan, revision=event.revision, reviewing=True, note=note)
         plan.focus()
+        if self._is_small():
+            # At 80×24 the plan needs the whole grid to be read and reviewed.
+            self.maximize(plan, container=False)
 
+    def _unzoom_plan(self) -> None:
+        if self.maximized is self.query_one(PlanPane):
+            self.minimize()
+
+    @for_session_on_screen
     def on_route_chosen(self, message: RouteChosen) -> None:
         self.view.route = message.event
         self.query_one(ModeToggle).show_route(message.event)
 
+    @for_session_on_screen
     def on_progress_updated(self, message: ProgressUpdated) -> None:
         progress = message.event
         self.view.progress = progress
         self.header.show_progress(progress)  # its units arrive as `UnitsUpdated`
 
+    @for_session_on_screen
     def on_units_updated(self, message: UnitsUpdated) -> None:
         units = message.drain()
         for unit in units:
             self.view.units[unit.id] = unit
         self.query_one(UnitsTable).show_units(units)
+        self._refresh_unit_detail()
 
+    @for_session_on_screen
     def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
         self.view.add_tool_calls(message.drain())
+        self._refresh_unit_detail()
 
+    @for_session_on_screen
     async def on_evidence_arrived(self, message: EvidenceArrived) -> None:
         fresh = self.view.add_records(message.drain())
+        for record in fresh:
+            self.view.domains.update(source_domain(url) for url in record.source_urls)
+        # The gate counts grow with the ledger, between the supervisor's own reports.
+        self.header.show_evidence(len(self.view.records), len(self.view.domains))
+        self._refresh_unit_detail()
         await self.query_one(LedgerPane).add_records(fresh)
 
+    def _refresh_unit_detail(self) -> None:
+        """A unit detail screen on top follows its unit live instead of freezing."""
+        for screen in self.app.screen_stack:
+            if isinstance(screen, UnitDetailScreen):
+                unit = self.view.units.get(screen.unit.id, screen.unit)
+                screen.update(
+                    unit,
+                    list(self.view.tool_calls.get(unit.id, [])),
+                    self.view.findings_of(unit.id),
+                )
+
+    @for_session_on_screen
     def on_usage_changed(self, message: UsageChanged) -> None:
         self.view.usage = message.event
         self.header.show_usage(message.event)
 
-    def on_report_arrived(self, message: ReportArrived) -> None:
+    @for_session_on_screen
+    async def on_report_arrived(self, message: ReportArrived) -> None:
         self.view.report = message.event
         pane = self.query_one(ReportPane)
-        pane.show_report(message.event)
+        await pane.show_report(message.event)
         pane.focus()
 
+    @for_session_on_screen
     def on_run_failed_notice(self, message: RunFailedNotice) -> None:
         event = message.event
         self.view.failure = event.error
         self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
         self._set_resumable(event.resumable)
 
+    @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
         if message.event.status == "cancelled":
+            self.query_one(PlanPane).end_review()
+            self._unzoom_plan()
             self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
             self._set_resumable(True)
 
+    @for_session_on_screen
     def on_engine_crashed(self, message: EngineCrashed) -> None:
         self.view.failure = message.reason
         self.query_one(RunNotice).show_failure(message.reason, resumable=True)
         self._set_resumable(True)
 
+    @for_session_on_screen
     def on_stream_closed(self, message: StreamClosed) -> None:
         if message.cancelled:
             self.query_one(PlanPane).end_review()
+            self._unzoom_plan()
             self.query_one(RunNotice).show_info(
                 "Run stopped. The session is saved: ctrl+r resumes it."
             )
             self._set_resumable(True)
+        self.app.refresh_bindings()  # the cancel key shows only while a run goes
 
     # ---- details -----------------------------------------------------------------------
 
@@ -357,27 +512,33 @@ class ResearchScreen(Screen[None]):
         if self.view.report is not None:
             self.app.push_screen(AuditScreen(self.view.report))
 
-    def export_report(self) -> Path | None:
-        report = self.view.report
-        if report is None:
+    def default_export_path(self) -> Path:
+        folder = self.export_dir or self.link.backend.export_dir()
+        return folder / f"deepresearch-{self.view.session_id or 'report'}.md"
+
+    def export_report(self) -> None:
+        """Ask where (the default folder is offered), then write and say the path."""
+        if self.view.report is None:
             self.notify("No report to export yet.", severity="warning")
-            return None
-        name = f"deepresearch-{self.view.session_id or 'report'}.md"
-        path = self.export_dir / name
-        try:
-            self.export_dir.mkdir(parents=True, exist_ok=True)
-            path.write_text(report.report, encoding="utf-8")
-        except OSError as error:
-            self.notify(f"Export failed: {error.strerror}", severity="error", markup=False)
-            return None
-        self.query_one(RunNotice).show_info(f"Report exported to {path}")
-        self.notify(f"Exported to {path}", markup=False)
-        return path
+            return
+        self.app.push_screen(ExportScreen(self.default_export_path()), self._export_to)
+
+    def _export_to(self, path: Path | None) -> None:
+        report = self.view.report
+        if path is None or report is None:
+            return
+        written = write_export(path, report.report)
+        if isinstance(written, str):
+            self.notify(f"Export failed: {written}", severity="error", markup=False)
+            return
+        self.query_one(RunNotice).show_info(f"Report exported to {written}")
+        self.notify(f"Exported to {written}", markup=False)
 
     def copy_report(self) -> None:
-        if self.view.report is not None:
-            self.app.copy_to_clipboard(self.view.report.report)
-            self.notify("Report copied to the clipboard.")
+        if self.view.report is None:
+            return
+        result = copy_text(self.view.report.report, self.app.copy_to_clipboard)
+        self.notify(result.message, severity="information" if result.copied else "warning")
 
     def show_note(self, text: str) -> None:
         self.query_one(RunNotice).show_info(text)

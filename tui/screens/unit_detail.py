@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui.labels import unit_status_label
 from tui.presentation import format_duration
 from tui.screens.detail import DetailScreen, field, heading
 
@@ -26,11 +27,25 @@ class UnitDetailScreen(DetailScreen):
         self.unit, self.calls, self.findings = unit, calls, findings
         self.title_text = f"Research unit {unit.id}"
 
+    def update(
+        self,
+        unit: ResearchUnitSummary,
+        calls: list[ToolCalled],
+        findings: list[EvidenceRecord],
+    ) -> None:
+        """The unit's latest state, as the engine reports it while the screen is open."""
+        if (unit, len(calls), len(findings)) == (self.unit, len(self.calls), len(self.findings)):
+            return
+        self.unit, self.calls, self.findings = unit, calls, findings
+        if self.is_mounted:
+            self.show_lines()
+
     def lines(self) -> Iterable[Text]:
         unit = self.unit
         yield field("Topic", unit.topic)
         summary = (
-            f"{unit.status} · {unit.tool_call_count} tool calls · {unit.evidence_count} evidence"
+            f"{unit_status_label(unit.status)} · {unit.tool_call_count} tool calls"
+            f" · {unit.evidence_count} evidence"
         )
         if unit.duration_seconds is not None:
             summary += f" · {format_duration(unit.duration_seconds)}"

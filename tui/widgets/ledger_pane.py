@@ -57,6 +57,7 @@ class LedgerTable(FitColumnsTable):
 
 
 class LedgerPane(Vertical):
+    ALLOW_MAXIMIZE = True
     """Keeps every record; the table shows the ones matching both filters."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -70,7 +71,7 @@ class LedgerPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Evidence ledger"
+        self.border_title = "3 Evidence ledger"
         self._records: list[EvidenceRecord] = []
         self._domains: set[str] = set()
         self._text_filter = ""

@@ -36,17 +36,19 @@ _REVIEW_ACTIONS = {
 class PlanPane(Vertical, can_focus=True):
     """Shows the plan; while a review is pending, edits go into a validated draft."""
 
+    ALLOW_MAXIMIZE = True
+    # Ordered by importance: the context footer shows them in this order.
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "approve", "Approve", id="plan.approve"),
+        Binding("enter,e", "edit", "Edit", id="plan.edit"),
+        Binding("r", "revise", "Revise", id="plan.revise"),
+        Binding("a", "add", "Add", id="plan.add"),
+        Binding("d,delete", "delete", "Delete", id="plan.delete"),
+        Binding("shift+up,K", "move_up", "Move", key_display="K/J", id="plan.move_up"),
+        Binding("shift+down,J", "move_down", "Move down", show=False, id="plan.move_down"),
+        Binding("x", "cancel_plan", "Cancel", id="plan.cancel"),
         Binding("up,k", "cursor_up", "Up", show=False, id="plan.up"),
         Binding("down,j", "cursor_down", "Down", show=False, id="plan.down"),
-        Binding("enter,e", "edit", "Edit track", id="plan.edit"),
-        Binding("a", "add", "Add track", id="plan.add"),
-        Binding("d,delete", "delete", "Delete", id="plan.delete"),
-        Binding("shift+up,K", "move_up", "Move up", id="plan.move_up"),
-        Binding("shift+down,J", "move_down", "Move down", id="plan.move_down"),
-        Binding("y", "approve", "Approve", id="plan.approve"),
-        Binding("r", "revise", "Revise…", id="plan.revise"),
-        Binding("x", "cancel_plan", "Cancel run", id="plan.cancel"),
     ]
 
     class Decided(Message):
@@ -68,7 +70,7 @@ class PlanPane(Vertical, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Plan"
+        self.border_title = "1 Plan"
         self.draft: PlanDraft | None = None
         self.revision = 0
         self.reviewing = False
@@ -116,6 +118,19 @@ class PlanPane(Vertical, can_focus=True):
         self.query_one("#plan-tracks", VerticalScroll).remove_children()
         self._notice("")
         self.refresh_bindings()
+
+    def show_phase(self, phase: str) -> None:
+        """Planning progress: what the engine is doing before (or while revising) a plan."""
+        if not phase:
+            return
+        from tui.labels import phase_label
+
+        if self.draft is None:
+            self.query_one("#plan-summary", Static).update(
+                Text.assemble(("⋯ ", "bold"), (f"{phase_label(phase)}…", "italic"))
+            )
+        elif phase == "planning" and not self.reviewing:
+            self._notice("⋯ Revising the plan with your feedback…")
 
     # ---- rendering ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The Report pane: the verified report as Markdown, walked citation by citation."""
+"""The Report pane: the verified report as a reader — pager keys, search, citation by citation."""
 
 from __future__ import annotations
 
@@ -9,33 +9,59 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tui.citations import CITATION_LINK_PREFIX, CitationMark, citation_marks, link_citations
+from tui.labels import verification_reason_label
 from tui.presentation import one_line
+from tui.report_spans import Highlighter, Span, citation_spans, search_spans
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
     from engine.events import ReportReady
 
-_NEEDS_REPORT = {"next_citation", "previous_citation", "open_citation", "audit", "export", "copy"}
+_NEEDS_REPORT = {
+    "next_citation",
+    "previous_citation",
+    "open_citation",
+    "audit",
+    "export",
+    "copy",
+    "search",
+    "next_match",
+    "previous_match",
+}
+# What the pane says while there is no report yet, by the phase the engine reported.
+_WAITING = {
+    "researching": "Research in progress: the report is written once the evidence gate passes.",
+    "quick_research": "Quick research in progress: the answer appears here when it is verified.",
+    "writing": "Writing the report…",
+    "verifying": "Verifying every citation against the retrieved sources…",
+}
 
 
 class ReportPane(Vertical, can_focus=True):
     """Renders the report; every action here needs a report to act on."""
 
+    ALLOW_MAXIMIZE = True
+    # Ordered by importance: the context footer shows them in this order.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right_square_bracket,n", "next_citation", "Next [n]", id="report.next"),
-        Binding("left_square_bracket,p", "previous_citation", "Prev [n]", id="report.prev"),
-        Binding("enter", "open_citation", "Open [n]", id="report.open"),
-        Binding("a", "audit", "Audit", id="report.audit"),
+        Binding("right_square_bracket", "next_citation", "Next cite", id="report.next"),
+        Binding("left_square_bracket", "previous_citation", "Prev cite", id="report.prev"),
+        Binding("enter", "open_citation", "Open cite", id="report.open"),
+        Binding("slash", "search", "Search", id="report.search"),
+        Binding("n", "next_match", "Next match", id="report.next_match"),
+        Binding("N", "previous_match", "Prev match", show=False, id="report.prev_match"),
         Binding("e", "export", "Export", id="report.export"),
         Binding("c", "copy", "Copy", id="report.copy"),
-        Binding("up", "scroll_up", "Scroll up", show=False),
-        Binding("down", "scroll_down", "Scroll down", show=False),
-        Binding("pageup", "page_up", show=False),
-        Binding("pagedown", "page_down", show=False),
+        Binding("a", "audit", "Audit", id="report.audit"),
+        Binding("space,pagedown", "page_down", "Page", key_display="spc", show=False),
+        Binding("b,pageup", "page_up", "Page up", show=False),
+        Binding("g,home", "top", "Top", show=False),
+        Binding("G,end", "bottom", "End", show=False),
+        Binding("up,k", "scroll_up", "Scroll up", show=False),
+        Binding("down,j", "scroll_down", "Scroll down", show=False),
     ]
 
     class CitationOpened(Message):
@@ -52,45 +78,65 @@ class ReportPane(Vertical, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Report"
+        self.border_title = "4 Report"
         self.report: ReportReady | None = None
         self.marks: list[CitationMark] = []
         self.mark_index = -1
+        self.query_text = ""
+        self.matches: list[Span] = []
+        self.match_index = -1
+        self._highlight = Highlighter()
 
     def compose(self) -> ComposeResult:
         # The Markdown widget (and its parser) is created with the first report, not with the
         # first frame.
         yield VerticalScroll(id="report-scroll", can_focus=False)
+        yield Input(placeholder="Search the report, Enter finds", id="report-search")
         yield Static(
             Text("The report appears here when research is done.", style="dim"), id="report-status"
         )
 
-    def show_report(self, report: ReportReady) -> None:
+    # ---- what the engine sends ---------------------------------------------------------
+
+    async def show_report(self, report: ReportReady) -> None:
         self.report = report
         self.marks = citation_marks(report.report)
         self.mark_index = -1
+        self._reset_search()
+        self._highlight.clear()
         text = link_citations(report.report)
         body = self.body
         if body is None:
             from textual.widgets import Markdown
 
-            self.query_one("#report-scroll").mount(
-                Markdown(text, id="report-body", open_links=False)
-            )
+            body = Markdown(text, id="report-body", open_links=False)
+            await self.query_one("#report-scroll").mount(body)
         else:
-            body.update(text)
+            await body.update(text)
         kept, removed = len(report.kept_citations), len(report.removed_citations)
         self.border_subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
         self._show_status()
         self.refresh_bindings()
 
+    def show_phase(self, phase: str) -> None:
+        """Say what the engine is doing while there is no report yet."""
+        if self.report is None:
+            waiting = _WAITING.get(phase, "The report appears here when research is done.")
+            self.query_one("#report-status", Static).update(Text(waiting, style="dim"))
+
     def clear(self) -> None:
         self.report, self.marks, self.mark_index = None, [], -1
+        self._reset_search()
+        self._highlight.clear()
         if self.body is not None:
             self.body.update("")
         self.border_subtitle = ""
         self.query_one("#report-status", Static).update(Text(""))
         self.refresh_bindings()
+
+    def _reset_search(self) -> None:
+        self.query_text, self.matches, self.match_index = "", [], -1
+        self.query_one("#report-search", Input).remove_class("-open")
 
     @property
     def body(self) -> Markdown | None:
@@ -104,17 +150,37 @@ class ReportPane(Vertical, can_focus=True):
             return self.marks[self.mark_index].number
         return None
 
+    @property
+    def highlighted_text(self) -> str:
+        """The text of the highlighted block (what the reader sees marked), or ""."""
+        block = self._highlight.block
+        return block._content.plain if block is not None else ""
+
+    # ---- status line -------------------------------------------------------------------
+
     def _show_status(self) -> None:
         status = self.query_one("#report-status", Static)
-        if not self.marks:
+        report = self.report
+        if report is None:
+            return
+        reason = verification_reason_label(report.verification_reason)
+        if self.matches and self.match_index >= 0:
             status.update(
-                Text("No citations in this report. a: audit · e: export · c: copy", style="dim")
+                Text.assemble(
+                    (f"“{self.query_text}” ", "bold"),
+                    f"{self.match_index + 1}/{len(self.matches)}",
+                    (" · n next · N previous · / new search", "dim"),
+                )
             )
+            return
+        if not self.marks:
+            status.update(Text(f"No citations in this report. {reason}", style="dim"))
             return
         if self.mark_index < 0:
             status.update(
                 Text(
-                    f"{len(self.marks)} citations · ] next · [ previous · Enter opens", style="dim"
+                    f"{len(self.marks)} citations · ] next · [ previous · Enter opens · {reason}",
+                    style="dim",
                 )
             )
             return
@@ -127,29 +193,89 @@ class ReportPane(Vertical, can_focus=True):
             )
         )
 
+    # ---- keyboard ----------------------------------------------------------------------
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _NEEDS_REPORT:
             if self.report is None:
                 return False
             if action in {"next_citation", "previous_citation", "open_citation"}:
                 return bool(self.marks)
+            if action in {"next_match", "previous_match"}:
+                return bool(self.matches)
         return True
 
     def action_next_citation(self) -> None:
-        self.mark_index = (self.mark_index + 1) % len(self.marks)
-        self._show_status()
+        self._go_to_citation((self.mark_index + 1) % len(self.marks))
 
     def action_previous_citation(self) -> None:
-        self.mark_index = (self.mark_index - 1) % len(self.marks)
+        self._go_to_citation((self.mark_index - 1) % len(self.marks))
+
+    def _go_to_citation(self, index: int) -> None:
+        self.mark_index = index
+        self.matches, self.match_index = [], -1
+        spans = citation_spans(self.body) if self.body is not None else []
+        if index < len(spans):
+            self._reveal(spans[index])
         self._show_status()
+        self.refresh_bindings()
+
+    def _reveal(self, span: Span) -> None:
+        self._highlight.show(span)
+        self.query_one("#report-scroll", VerticalScroll).scroll_to_center(span.block, animate=False)
 
     def action_open_citation(self) -> None:
         if self.mark_index < 0:
-            self.mark_index = 0
-            self._show_status()
+            self._go_to_citation(0)
         number = self.current_citation
         if number is not None:
             self.post_message(self.CitationOpened(number))
+
+    def action_search(self) -> None:
+        field = self.query_one("#report-search", Input)
+        field.add_class("-open")
+        field.value = self.query_text
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "report-search":
+            return
+        event.stop()
+        event.input.remove_class("-open")
+        self.focus()
+        self.query_text = event.value.strip()
+        self.matches = search_spans(self.body, self.query_text) if self.body else []
+        self.match_index = -1
+        if self.matches:
+            self._go_to_match(0)
+        else:
+            self._highlight.clear()
+            self.query_one("#report-status", Static).update(
+                Text(f"“{self.query_text}” not found", style="yellow")
+            )
+        self.refresh_bindings()
+
+    def on_key(self, event: object) -> None:
+        # Escape in the search field closes it and returns to the report.
+        from textual.events import Key
+
+        if isinstance(event, Key) and event.key == "escape":
+            field = self.query_one("#report-search", Input)
+            if field.has_class("-open"):
+                event.stop()
+                field.remove_class("-open")
+                self.focus()
+
+    def action_next_match(self) -> None:
+        self._go_to_match((self.match_index + 1) % len(self.matches))
+
+    def action_previous_match(self) -> None:
+        self._go_to_match((self.match_index - 1) % len(self.matches))
+
+    def _go_to_match(self, index: int) -> None:
+        self.match_index = index
+        self._reveal(self.matches[index])
+        self._show_status()
 
     def action_audit(self) -> None:
         self.post_message(self.ActionRequested("audit"))
@@ -160,17 +286,27 @@ class ReportPane(Vertical, can_focus=True):
     def action_copy(self) -> None:
         self.post_message(self.ActionRequested("copy"))
 
+    @property
+    def _scroll(self) -> VerticalScroll:
+        return self.query_one("#report-scroll", VerticalScroll)
+
     def action_scroll_up(self) -> None:
-        self.query_one("#report-scroll", VerticalScroll).scroll_up()
+        self._scroll.scroll_up(animate=False)
 
     def action_scroll_down(self) -> None:
-        self.query_one("#report-scroll", VerticalScroll).scroll_down()
+        self._scroll.scroll_down(animate=False)
 
     def action_page_up(self) -> None:
-        self.query_one("#report-scroll", VerticalScroll).scroll_page_up()
+        self._scroll.scroll_page_up(animate=False)
 
     def action_page_down(self) -> None:
-        self.query_one("#report-scroll", VerticalScroll).scroll_page_down()
+        self._scroll.scroll_page_down(animate=False)
+
+    def action_top(self) -> None:
+        self._scroll.scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self._scroll.scroll_end(animate=False)
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tui.labels import gate_status_label, phase_label
 from tui.presentation import format_clock, format_tokens, one_line
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class StatusHeader(Vertical):
         self._elapsed: float | None = None
         self._documents = ""
         self._badge_ready = False
+        # Records and domains in the ledger so far: the gate's counts between its reports.
+        self._evidence: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-line")
@@ -48,7 +51,12 @@ class StatusHeader(Vertical):
         self._render_line()
 
     def show_phase(self, phase: str, detail: str = "") -> None:
-        self._phase = f"{phase} · {detail}" if detail else phase
+        label = phase_label(phase)
+        self._phase = f"{label} · {detail}" if detail else label
+        self._render_line()
+
+    def show_evidence(self, records: int, domains: int) -> None:
+        self._evidence = (records, domains)
         self._render_line()
 
     def show_progress(self, progress: RuntimeProgress) -> None:
@@ -79,6 +87,7 @@ class StatusHeader(Vertical):
 
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
+        self._evidence = None
         self._render_line()
 
     def status_text(self) -> Text:
@@ -88,16 +97,23 @@ class StatusHeader(Vertical):
         if self._documents:
             line.append(f"  {self._documents}", style="italic")
         progress = self._progress
+        records, domains = self._evidence or (0, 0)
         if progress is not None:
+            # The ledger may be ahead of the supervisor's last report: show the larger count.
+            records = max(records, progress.evidence_record_count)
+            domains = max(domains, progress.source_domain_count)
             line.append("  gate ", style="dim")
             line.append(
-                f"records {progress.evidence_record_count}/{progress.min_evidence_records}"
-                f" · domains {progress.source_domain_count}/{progress.min_source_domains} · "
+                f"{records}/{progress.min_evidence_records} records"
+                f" · {domains}/{progress.min_source_domains} domains · "
             )
             status = progress.quality_gate_status
-            line.append(status, style=_GATE_STYLE.get(status, ""))
+            line.append(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
             if progress.quality_gate_reason:
                 line.append(f" ({one_line(progress.quality_gate_reason, 60)})", style="italic")
+        elif self._evidence is not None:
+            line.append("  evidence ", style="dim")
+            line.append(f"{records} records · {domains} domains")
         if self._elapsed is not None:
             line.append("  elapsed ", style="dim")
             line.append(format_clock(self._elapsed))

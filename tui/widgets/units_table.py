@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable
 
+from tui.labels import unit_status_label
 from tui.presentation import format_duration, one_line
 from tui.widgets.fit_columns import FitColumnsTable
 
@@ -22,6 +23,7 @@ _STATUS_STYLE = {
     "failed": "bold red",
     "timed_out": "bold red",
     "skipped": "yellow",
+    "cancelled": "yellow",
 }
 # The topic takes what the fixed columns leave; a failure reason leads the topic cell, so it
 # is visible at any width (Enter shows the unit's full detail).
@@ -46,6 +48,7 @@ class UnitsTable(FitColumnsTable):
     """Rows keyed by unit id, updated in place as the engine reports each unit."""
 
     flex_column = "topic"
+    ALLOW_MAXIMIZE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Unit details", id="units.open")
     ]
@@ -57,7 +60,7 @@ class UnitsTable(FitColumnsTable):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self.border_title = "Research units"
+        self.border_title = "2 Research units"
         # What each row shows now: a progress update repeats every unit, most unchanged.
         self._shown: dict[str, tuple[str, ...]] = {}
 
@@ -73,7 +76,7 @@ class UnitsTable(FitColumnsTable):
         topic.append(unit_title(unit.topic))
         return (
             topic,
-            Text(unit.status, style=_STATUS_STYLE.get(unit.status, "")),
+            Text(unit_status_label(unit.status), style=_STATUS_STYLE.get(unit.status, "")),
             str(unit.tool_call_count),
             str(unit.evidence_count),
             format_duration(unit.duration_seconds),

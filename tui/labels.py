@@ -1,0 +1,67 @@
+"""Plain words for the engine's enumerated values (phases, statuses, verifier reasons).
+
+The engine's values are identifiers (`quick_research`, `awaiting_plan_review`,
+`valid_citations`); a person reads these words instead. An unknown value falls back to the
+identifier with underscores as spaces, so a new engine value still shows, just less nicely.
+"""
+
+from __future__ import annotations
+
+PHASES = {
+    "scoping": "reading the question",
+    "clarifying": "waiting for your answer",
+    "routing": "choosing quick or deep",
+    "planning": "drafting the plan",
+    "plan_review": "plan awaiting your review",
+    "researching": "researching",
+    "quick_research": "quick research",
+    "writing": "writing the report",
+    "verifying": "verifying citations",
+    "done": "done",
+    "cancelled": "cancelled",
+    "failed": "failed",
+}
+
+SESSION_STATUSES = {
+    "awaiting_clarification": "waiting for your answer",
+    "awaiting_plan_review": "plan awaiting review",
+    "running": "running",
+    "interrupted": "interrupted",
+    "completed": "completed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+
+UNIT_STATUSES = {"timed_out": "timed out"}
+
+VERIFICATION_REASONS = {
+    "valid_citations": "every citation points at a retrieved source",
+    "no_sources": "no source was retrieved",
+    "no_valid_citations": "no citation points at a retrieved source",
+}
+
+GATE_STATUSES = {"none": "not checked yet", "pass": "passed", "retry": "needs more"}
+
+
+def _plain(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def phase_label(phase: str) -> str:
+    return PHASES.get(phase, _plain(phase))
+
+
+def session_status_label(status: str) -> str:
+    return SESSION_STATUSES.get(status, _plain(status))
+
+
+def unit_status_label(status: str) -> str:
+    return UNIT_STATUSES.get(status, _plain(status))
+
+
+def verification_reason_label(reason: str) -> str:
+    return VERIFICATION_REASONS.get(reason, _plain(reason))
+
+
+def gate_status_label(status: str) -> str:
+    return GATE_STATUSES.get(status, _plain(status))

@@ -1,0 +1,58 @@
+"""A footer that shows what acts here: the focused pane's keys first, then a few global ones.
+
+Textual's Footer lists every active binding (app, screen, focused widget) and overflows at
+80 columns, cutting off whatever comes last — at plan review, the approve key. This one shows
+the focused pane's own keys in their declared (importance) order, then only the global keys
+that matter everywhere: cancel while a run goes, resume when there is something to resume,
+zoom, help. With the question input focused, where no pane keys apply, the app's keys show.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.dom import DOMNode
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+# Global keys kept in every context, in this order, after the pane's own.
+ALWAYS = ("app.cancel_run", "app.resume", "research.pane", "app.zoom", "app.help")
+
+
+class ContextFooter(Footer):
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        focused = self.screen.focused
+        # The focused widget and its ancestors up to (not including) the screen: "here".
+        here: set[DOMNode] = set()
+        node: DOMNode | None = focused
+        while node is not None and node is not self.screen:
+            here.add(node)
+            node = node.parent
+        local, always, general = [], {}, []
+        seen_actions: set[str] = set()
+        for namespace, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if not binding.show or binding.action in seen_actions:
+                continue
+            seen_actions.add(binding.action)
+            entry = (binding, enabled, tooltip)
+            if namespace in here:
+                local.append(entry)
+            elif binding.id in ALWAYS:
+                always[binding.id] = entry
+            else:
+                general.append(entry)
+        ordered = local + [always[key] for key in ALWAYS if key in always]
+        if not local:
+            # Nothing specific here (the question input): the app's keys are what acts.
+            ordered = [*ordered[:-1], *general, *ordered[-1:]] if ordered else general
+        self.styles.grid_size_columns = len(ordered)
+        for binding, enabled, tooltip in ordered:
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
