@@ -341,10 +341,14 @@ def _watched(transport: Any, policy: Any) -> Any:
         cut_replies: int = 0
 
         async def send(self, messages: Any, *, max_tokens: int, **request: Any) -> Any:
-            reply = await super().send(messages, max_tokens=max_tokens, **request)
-            if not reply.response_metadata.get("finish_reason"):
-                self.cut_replies += 1
-            return reply
+            from engine.models.compat.errors import ModelCallError
+
+            try:
+                return await super().send(messages, max_tokens=max_tokens, **request)
+            except ModelCallError as exc:
+                if exc.cut_short:
+                    self.cut_replies += 1
+                raise
 
     values = {item.name: getattr(transport, item.name) for item in fields(transport)}
     return WatchedTransport(**{**values, "policy": policy})
@@ -383,25 +387,26 @@ async def _probe_capabilities(
             elapsed_seconds=time.monotonic() - started,
         )
     elapsed = time.monotonic() - started
+    cut = getattr(transport, "cut_replies", 0)
+    cut_warning = (
+        f"{cut} probe {'reply' if cut == 1 else 'replies'} ended without a finish reason: "
+        "the server cut the stream, so a check above may have failed for that reason "
+        "alone. llama-cpp-python's server cuts a streamed reply whenever another request "
+        "arrives (start it with --interrupt_requests false); run doctor again when the "
+        "server is idle"
+    )
     if not any(check.ok for check in capabilities):
+        cause = cut_warning if cut else f"check the model name ({target.model}) and the key"
         return replace(
             base,
             capabilities=tuple(capabilities),
-            error=f"answered no chat request ({label}): check the model name "
-            f"({target.model}) and the key",
+            error=f"answered no chat request ({label}): {cause}",
             elapsed_seconds=elapsed,
         )
     profile = probed.profile
     warnings = _pin_warnings(settings, profile)
-    cut = getattr(transport, "cut_replies", 0)
     if cut:
-        warnings.append(
-            f"{cut} probe {'reply' if cut == 1 else 'replies'} ended without a finish reason: "
-            "the server cut the stream, so a check above may have failed for that reason "
-            "alone. llama-cpp-python's server cuts a streamed reply whenever another request "
-            "arrives (start it with --interrupt_requests false); run doctor again when the "
-            "server is idle"
-        )
+        warnings.append(cut_warning)
     if profile.structured_output == "text":
         warnings.append(
             "no JSON method returned valid JSON: plans and decisions will be parsed from free "

@@ -58,6 +58,7 @@ def make_endpoint(settings: Settings, role: Role) -> Any:
         endpoint_label,
         is_openai,
         store_detected,
+        with_pinned,
     )
     from engine.models.compat.transport import Transport
 
@@ -81,6 +82,7 @@ def make_endpoint(settings: Settings, role: Role) -> Any:
         profile=configured_profile(settings, role),
         detect=detect,
         remember=lambda profile: store_detected(settings, key, profile),
+        pin=lambda profile: with_pinned(profile, settings),
     )
 
 

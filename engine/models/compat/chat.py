@@ -57,6 +57,8 @@ class Endpoint:
     profile: ModelProfile | None
     detect: Callable[[Transport], Any] | None = None
     remember: Callable[[ModelProfile], None] | None = None
+    # What the settings pin over a detected profile (the cache keeps what was detected).
+    pin: Callable[[ModelProfile], ModelProfile] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def resolved(self) -> ModelProfile:
@@ -65,9 +67,10 @@ class Endpoint:
         async with self.lock:
             if self.profile is None:
                 assert self.detect is not None, "an endpoint without a profile needs a detector"
-                self.profile = await self.detect(self.transport)
+                detected = await self.detect(self.transport)
                 if self.remember is not None:
-                    self.remember(self.profile)
+                    self.remember(detected)
+                self.profile = self.pin(detected) if self.pin is not None else detected
         return self.profile
 
     def downgrade(self, method: StructuredMethod) -> None:

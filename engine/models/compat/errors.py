@@ -24,6 +24,8 @@ class ModelCallError(RuntimeError):
     # The HTTP status of the last failure, and whether the server could not be reached at all.
     status: int | None = None
     unreachable: bool = False
+    # The server stopped its streamed reply midway (no finish reason), on every attempt.
+    cut_short: bool = False
 
     def __init__(self, role: str, endpoint: str, reason: str, *, retryable: bool) -> None:
         hint = (

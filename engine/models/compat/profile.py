@@ -101,6 +101,17 @@ def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
         pass  # A cache that cannot be written costs one probe per run, nothing more.
 
 
+def with_pinned(profile: ModelProfile, settings: Settings) -> ModelProfile:
+    """`profile` with whatever the settings pin (a setting always wins over a probe)."""
+    tools: Any = settings.model_tool_calling
+    structured: Any = settings.model_structured_output
+    if tools != "auto":
+        profile = replace(profile, tool_calling=tools)
+    if structured != "auto":
+        profile = replace(profile, structured_output=structured)
+    return profile
+
+
 def configured_profile(settings: Settings, role: Role) -> ModelProfile | None:
     """The profile when settings or the cache decide it; None when the server needs probing."""
     role_model = settings.role_model(role)

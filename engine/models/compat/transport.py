@@ -131,6 +131,7 @@ class Transport:
         error = ModelCallError(role, self.endpoint, reason, retryable=retryable)
         error.status = status_code(exc)
         error.unreachable = "Connection" in type(exc).__name__ or "Timeout" in type(exc).__name__
+        error.cut_short = isinstance(exc, CutShortError)
         return error
 
     async def _stream(

@@ -150,3 +150,19 @@ async def test_a_slow_prompt_is_bounded_by_the_request_timeout_not_a_chunk_timer
         reply = await model.ainvoke([HumanMessage(content="Say hello.")])
         attempts = len(llm.requests)
     assert reply.content and attempts == 1
+
+
+async def test_a_half_pinned_profile_keeps_its_pin_and_caches_what_was_detected(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    # This server answers tools in text only; the person pinned native tools anyway.
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path, MODEL_STRUCTURED_OUTPUT="auto")
+        model.endpoint.profile = None  # nothing cached yet: the first call probes
+        profile = await model.endpoint.resolved()
+    assert profile.tool_calling == "native"
+    assert profile.structured_output == "text"  # detected, not pinned
+    cached = json.loads((tmp_path / "model_profiles.json").read_text(encoding="utf-8"))
+    assert [entry["tool_calling"] for entry in cached.values()] == ["prompted"]

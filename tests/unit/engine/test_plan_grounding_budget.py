@@ -7,7 +7,8 @@ from engine.nodes.scope import clip_blocks, grounding_budget_chars
 
 
 def _block(query: str, lines: int) -> str:
-    return "\n".join([f"### {query}", *(f"[{n}] result line {n} " + "x" * 60 for n in range(lines))])
+    results = (f"[{n}] result line {n} " + "x" * 60 for n in range(lines))
+    return "\n".join([f"### {query}", *results])
 
 
 def test_small_windows_get_a_smaller_share_of_search_results() -> None:
