@@ -91,6 +91,8 @@ class Settings(BaseModel):
     exa_api_key: SecretStr | None = None
     exa_base_url: str | None = None
     documents_path: Path | None = None
+    # Larger documents are skipped with a warning when indexing (HTML and PDF are parsed whole).
+    index_max_file_bytes: int = _count(20_000_000, minimum=1_000, maximum=10_000_000_000)
     data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("deepresearch")))
 
     # Fetching.

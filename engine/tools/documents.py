@@ -120,8 +120,23 @@ def parse_file(path: Path, rel_path: str) -> ParsedDocument:
     return ParsedDocument(title, chunks)
 
 
+BINARY_SNIFF_BYTES = 8192
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".html", ".htm"})
+
+
+def refuse_binary(path: Path) -> None:
+    """Raise `ExtractionError` when a text-type file holds binary data (a NUL byte early on:
+    no text encoding this app reads has one), so it is skipped rather than indexed as noise."""
+    if path.suffix.lower() not in TEXT_SUFFIXES:
+        return
+    with path.open("rb") as handle:
+        if b"\x00" in handle.read(BINARY_SNIFF_BYTES):
+            raise ExtractionError("binary file, not text")
+
+
 def _parse(path: Path, key: str, name: str) -> ParsedDocument:
     suffix = path.suffix.lower()
+    refuse_binary(path)
     if suffix == ".pdf":
         data = path.read_bytes()
         title = pdf_title(data) or name

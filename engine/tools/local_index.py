@@ -10,6 +10,7 @@ just words) and returns the best chunks, at most two per document.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import os
@@ -25,9 +26,13 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.config import Settings
 from engine.data_dir import private_dir, private_file
-from engine.tools.document_scan import scan_folder
-from engine.tools.documents import ParsedDocument, parse_file
+from engine.terminal_text import one_line
+from engine.tools.document_names import citation_key
+from engine.tools.document_scan import FoundFile, scan_folder
+from engine.tools.document_stream import STREAMED_SUFFIXES, stream_chunks, stream_title
+from engine.tools.documents import ParsedDocument, parse_file, refuse_binary
 from engine.tools.extract import ExtractionError
 
 logger = logging.getLogger(__name__)
@@ -42,6 +47,11 @@ CACHE_KIB = 16 * 1024
 # At most this many chunks are scored for an OR query (each scored chunk costs a few µs).
 OR_SCORING_BUDGET = 4000
 Progress = Callable[[int, int, str], None]
+DEFAULT_MAX_FILE_BYTES = Settings.model_fields["index_max_file_bytes"].default
+# Text and Markdown files from this size on are chunked as they are read, in this process.
+STREAM_MIN_BYTES = 1_000_000
+# Chunks written per statement while a big file streams in.
+STREAM_BATCH = 1000
 
 _TERM = re.compile(r"\w+", re.UNICODE)
 # Words too common to help BM25 pick a passage; dropped unless nothing else is left.
@@ -178,7 +188,12 @@ def fts_query(text: str, operator: str = "OR") -> str | None:
     return f" {operator} ".join(f'"{term}"' for term in terms)
 
 
-_ParseOutcome = tuple[str, "ParsedDocument | None", "str | None"]
+class _Streamed:
+    """Stands for a document indexed as it was read, never held whole."""
+
+
+STREAMED = _Streamed()
+_ParseOutcome = tuple[str, "ParsedDocument | _Streamed | None", "str | None"]
 # Starting workers costs a second or two (each imports trafilatura): only worth it for big batches.
 PARALLEL_MIN_BYTES = 1_500_000
 
@@ -217,8 +232,12 @@ class LocalIndex:
         *,
         workers: int | None = None,
         parser: Parser | None = None,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     ) -> None:
         self.db_path = Path(db_path)
+        # Bigger files are skipped with a warning (INDEX_MAX_FILE_BYTES): HTML and PDF are
+        # parsed whole, so this is what bounds the memory they take.
+        self.max_file_bytes = max_file_bytes
         self.folder = Path(folder).expanduser().resolve()
         # Text extraction is CPU-bound (trafilatura): parse big batches in worker processes.
         self.workers = workers if workers is not None else min(os.cpu_count() or 1, 4)
@@ -349,15 +368,32 @@ class LocalIndex:
             indexed = 0
             skipped = len(scan.warnings)
             warnings: list[str] = list(scan.warnings)
-            jobs = [(str(found[rel].path), rel) for rel in changed]
-            total_bytes = sum(found[rel].size for rel in changed)
-            outcomes = self._parse_all(jobs, total_bytes)
+            too_big = [rel for rel in changed if found[rel].size > self.max_file_bytes]
+            streamed = [
+                rel
+                for rel in changed
+                if rel not in too_big
+                and found[rel].size >= STREAM_MIN_BYTES
+                and found[rel].path.suffix.lower() in STREAMED_SUFFIXES
+                and self.parser is None
+            ]
+            pooled = [rel for rel in changed if rel not in too_big and rel not in streamed]
+            jobs = [(str(found[rel].path), rel) for rel in pooled]
+            total_bytes = sum(found[rel].size for rel in pooled)
+            outcomes = itertools.chain(
+                ((rel, None, self._too_big(rel, found[rel].size)) for rel in too_big),
+                self._parse_all(jobs, total_bytes),
+                ((rel, STREAMED, None) for rel in streamed),
+            )
             for done, (rel, parsed, problem) in enumerate(outcomes, start=1):
                 size, mtime = found[rel].size, found[rel].mtime_ns
+                if parsed is STREAMED:
+                    parsed, problem = self._store_streamed(conn, folder_id or 0, rel, found[rel])
+                elif not isinstance(parsed, _Streamed):
+                    self._store(conn, folder_id or 0, rel, size, mtime, parsed)
                 if problem is not None:
                     warnings.append(problem)
                     logger.warning("%s", problem)
-                self._store(conn, folder_id or 0, rel, size, mtime, parsed)
                 if parsed is None:
                     skipped += 1
                 else:
@@ -414,6 +450,46 @@ class LocalIndex:
             ),
         )
         conn.commit()
+
+    def _too_big(self, rel: str, size: int) -> str:
+        return (
+            f"skipped {rel}: {size / 1e6:.1f} MB is over INDEX_MAX_FILE_BYTES "
+            f"({self.max_file_bytes / 1e6:.1f} MB)"
+        )
+
+    def _store_streamed(
+        self, conn: sqlite3.Connection, folder_id: int, rel: str, file: FoundFile
+    ) -> tuple[_Streamed | None, str | None]:
+        """Index a big text or Markdown file chunk by chunk, a batch per statement."""
+        key = citation_key(rel)
+        name = key.rsplit("/", 1)[-1]
+        markdown = file.path.suffix.lower() != ".txt"
+        conn.execute("DELETE FROM chunks WHERE folder_id = ? AND rel_path = ?", (folder_id, rel))
+        try:
+            refuse_binary(file.path)
+            title = one_line(stream_title(file.path, markdown, name)) or name
+            rows = (
+                (folder_id, rel, chunk.key, title, one_line(chunk.heading) or title, n, chunk.text)
+                for n, chunk in enumerate(stream_chunks(file.path, key, title, markdown))
+            )
+            while batch := list(itertools.islice(rows, STREAM_BATCH)):
+                conn.executemany(
+                    "INSERT INTO chunks (folder_id, rel_path, doc_key, title, heading, ordinal,"
+                    " body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    batch,
+                )
+        except (OSError, ExtractionError) as exc:
+            conn.rollback()
+            reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
+            self._store(conn, folder_id, rel, file.size, file.mtime_ns, None)
+            return None, f"skipped {rel}: {reason}"
+        conn.execute(
+            "INSERT OR REPLACE INTO files (folder_id, rel_path, size, mtime_ns, title, status)"
+            " VALUES (?, ?, ?, ?, ?, 'indexed')",
+            (folder_id, rel, file.size, file.mtime_ns, title),
+        )
+        conn.commit()
+        return STREAMED, None
 
     def ensure_fresh(self, progress: Progress | None = None) -> IndexStats | None:
         """Refresh once per process for this database and folder (the first search does it,

@@ -42,7 +42,11 @@ class LocalSearchProvider:
     name = "local"
 
     def __init__(self, settings: Settings) -> None:
-        self.index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
+        self.index = LocalIndex(
+            settings.index_db_path,
+            settings.resolved_documents_path,
+            max_file_bytes=settings.index_max_file_bytes,
+        )
 
     async def search(self, query: str, limit: int) -> list[Any]:
         try:

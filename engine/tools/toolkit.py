@@ -92,7 +92,11 @@ def _looks_like_document_key(value: str) -> bool:
 
 
 async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None:
-    index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
+    index = LocalIndex(
+        settings.index_db_path,
+        settings.resolved_documents_path,
+        max_file_bytes=settings.index_max_file_bytes,
+    )
     document = await asyncio.to_thread(index.document, key)
     if document is None and settings.resolved_search_provider == "local":
         # Only a local-search session may pay for (re)indexing to find a key.
