@@ -8,6 +8,7 @@ on a request its client abandoned, so a retry does not queue behind its own ghos
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,14 @@ class Transport:
     plain_max_tokens: bool = True
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     estimator: TokenEstimator = field(default_factory=TokenEstimator)
+    # Set once the server has cut a reply short: some servers (llama-cpp-python) end a
+    # running stream when another request arrives, so parallel researchers would cut each
+    # other off forever. From then on this endpoint gets one request at a time.
+    one_at_a_time: bool = False
+    _turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    def _turn_for_request(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        return self._turn if self.one_at_a_time else contextlib.nullcontext()
 
     def _timeout_for(self, prompt_tokens: int) -> float:
         return max(self.timeout_seconds, prompt_tokens / PROMPT_TOKENS_PER_SECOND_FLOOR)
@@ -86,7 +95,8 @@ class Transport:
         last_error = ""
         while True:
             try:
-                return await self._stream(fitted, max_tokens, extra, request, role)
+                async with self._turn_for_request():
+                    return await self._stream(fitted, max_tokens, extra, request, role)
             except ModelCallError:
                 raise
             except ValueError as exc:
@@ -98,6 +108,8 @@ class Transport:
                     raise self._failure(EmptyReplyError("no chunks"), role) from exc
                 attempt += 1
             except Exception as exc:
+                if isinstance(exc, CutShortError):
+                    self.one_at_a_time = True
                 if is_context_overflow(exc) and shrinks < CONTEXT_SHRINKS:
                     shrinks += 1
                     fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)

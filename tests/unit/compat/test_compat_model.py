@@ -166,3 +166,23 @@ async def test_a_half_pinned_profile_keeps_its_pin_and_caches_what_was_detected(
     assert profile.structured_output == "text"  # detected, not pinned
     cached = json.loads((tmp_path / "model_profiles.json").read_text(encoding="utf-8"))
     assert [entry["tool_calling"] for entry in cached.values()] == ["prompted"]
+
+
+async def test_after_a_reply_is_cut_short_the_endpoint_gets_one_request_at_a_time(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    with OpenAIServer(delay_seconds=0.2) as llm:
+        model = _model(llm, tmp_path)
+        question = [HumanMessage(content="Say hello to the whole wide world.")]
+        await asyncio.gather(model.ainvoke(question), model.ainvoke(question))
+        assert llm.most_in_flight == 2  # a server that keeps up gets parallel requests
+        llm.fail("cut_short", times=1)
+        await model.ainvoke(question)
+        before = llm.most_in_flight
+        llm._llm.most_in_flight = 0
+        await asyncio.gather(*(model.ainvoke(question) for _ in range(3)))
+        after = llm.most_in_flight
+    assert before == 2 and after == 1
+    assert model.endpoint.transport.one_at_a_time
