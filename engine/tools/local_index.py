@@ -36,6 +36,9 @@ from engine.tools.documents import ParsedDocument, parse_file, refuse_binary
 from engine.tools.extract import ExtractionError
 
 logger = logging.getLogger(__name__)
+# What is skipped comes back in IndexStats.warnings for the caller to show; without a handler
+# of its own, Python's last-resort handler would print each one a second time on stderr.
+logger.addHandler(logging.NullHandler())
 
 # 2: document keys made plain (engine/tools/document_names.py); older indexes are rebuilt.
 SCHEMA_VERSION = 2
