@@ -38,7 +38,9 @@ def citation_marks(report: str) -> list[CitationMark]:
     body = body_of(report)
     marks: list[CitationMark] = []
     for match in MARKER.finditer(body):
-        start = max(body.rfind(".", 0, match.start()) + 1, body.rfind("\n", 0, match.start()) + 1)
+        # A marker written after the full stop cites the sentence before it.
+        end = len(body[: match.start()].rstrip().rstrip("."))
+        start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1)
         context = " ".join(body[start : match.end()].split())
         for number in match.group(1).split(","):
             marks.append(CitationMark(int(number), context))

@@ -57,9 +57,12 @@ def citation_spans(markdown: Markdown) -> list[Span]:
         if SOURCES_HEADING.match(f"## {text.strip()}"):
             break
         for match in MARKER.finditer(text):
-            numbers = match.group(1)
+            numbers = list(re.finditer(r"\d+", match.group(1)))
+            if len(numbers) == 1:  # `[n]`: the whole marker lights up
+                spans.append(Span(block, match.start(), match.end()))
+                continue
             offset = match.start(1)
-            for number in re.finditer(r"\d+", numbers):
+            for number in numbers:
                 spans.append(Span(block, offset + number.start(), offset + number.end()))
     return spans
 

@@ -25,8 +25,8 @@ from tests.pilot.fakes import (
 )
 from tests.pilot.steps import ask, press_and_settle
 from tui.screens.audit import AuditScreen
-from tui.screens.export import ExportScreen
 from tui.screens.citation_detail import CitationDetailScreen
+from tui.screens.export import ExportScreen
 from tui.screens.record_detail import RecordDetailScreen
 from tui.screens.unit_detail import UnitDetailScreen
 from tui.widgets.clarification_panel import ClarificationPanel

@@ -210,7 +210,16 @@ class ResearchScreen(Screen[None]):
         pane = self.query_one(f"#{PANE_IDS[number - 1]}")
         if self.maximized is not None and self.maximized is not pane:
             self.maximize(pane, container=False)
-        pane.focus()
+        if pane.can_focus:
+            pane.focus()
+            return
+        # A container pane (the ledger): its table, not its filter field, takes the keys.
+        from textual.widgets import Input
+
+        for child in pane.query("*").results(Widget):
+            if child.focusable and not isinstance(child, Input):
+                child.focus()
+                return
 
     def pane_of(self, widget: Widget | None) -> Widget | None:
         """The pane (plan, units, ledger, report) that holds `widget`, if any."""

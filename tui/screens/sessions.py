@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from engine.protocol import SessionInfo
 from tui.backend import Backend
+from tui.labels import session_status_label
 from tui.presentation import one_line
 
 _REOPEN_STATUSES = {"completed", "cancelled"}
@@ -89,7 +90,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
             table.add_row(
                 Text(one_line(info.question, 80)),
                 info.updated_at[:16].replace("T", " "),
-                Text(f"{info.status} ({action})"),
+                Text(f"{session_status_label(info.status)} ({action})"),
                 info.mode,
                 key=info.session_id,
             )
