@@ -32,6 +32,7 @@ from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps
+from engine.nodes.plan_dispatch import plan_dispatch_message
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
@@ -259,9 +260,14 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
                     )
                 )
 
+        plan_calls: list[BaseMessage] = []
+        if not dispatch and dispatched_total == 0 and not (gate is not None and gate.passed):
+            plan_calls, dispatch = _plan_dispatch(state, run_number)
+            if dispatch:
+                answers_msg, finished = [], False
         cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
         update: dict[str, Any] = {
-            "supervisor_messages": [*answers, *answers_msg],
+            "supervisor_messages": [*answers, *answers_msg, *plan_calls],
             "skipped_units": skipped_total,
             "stalled_rejections": stalled,
         }
@@ -294,6 +300,24 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         if finished or cap_reached or no_moves or _turns_exhausted(iteration):
             return Command(goto="__end__", update=update)
         return Command(goto="supervisor", update=update)
+
+    def _plan_dispatch(
+        state: SupervisorState, run_number: int
+    ) -> tuple[list[BaseMessage], list[UnitInput]]:
+        plan = plan_of(state.get("plan"))
+        if plan is None:
+            return [], []
+        count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
+        message = plan_dispatch_message(plan, count)
+        dispatch = [
+            UnitInput(
+                unit_id=unit_id_for(run_number, index),
+                topic=str(call["args"]["research_topic"]),
+                call_id=str(call["id"]),
+            )
+            for index, call in enumerate(message.tool_calls, start=1)
+        ]
+        return [message], dispatch
 
     def _turns_exhausted(iteration: int) -> bool:
         # The supervisor also thinks and calls ResearchComplete; this bounds a model that never

@@ -151,3 +151,32 @@ async def test_a_gate_with_no_evidence_at_all_also_ends_instead_of_looping(tmp_p
     assert progress_of(events)[-1].evidence_record_count == 0
     assert scenario.supervisor_calls <= 4
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
+class ProseSupervisor(Scenario):
+    """A small model's supervisor: it answers in prose, never calling ConductResearch."""
+
+    def supervise(self, messages):
+        from langchain_core.messages import AIMessage
+
+        self.supervisor_calls += 1
+        return AIMessage(content="The research plan looks complete. Research is done.")
+
+
+async def test_a_supervisor_that_dispatches_nothing_gets_the_plan_researched(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = ProseSupervisor(tracks=3)
+    events = await run_approved(settings, scenario)
+    # The plan's first tracks, as many as run at once, were researched by the engine itself.
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    assert progress_of(events)[0].dispatched_research_units == 2
+    evidence = [e for e in events if isinstance(e, EvidenceAdded)]
+    assert len(evidence) == 4
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
+async def test_the_plan_is_dispatched_only_when_nothing_was(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = Scenario(wave=["gamma"])
+    await run_approved(settings, scenario)
+    assert scenario.researcher_runs == ["gamma"]  # the model's own choice stands
