@@ -15,8 +15,8 @@ capability probes are paid at most once; the first row says when it paid them).
 
 Quick mode asks up to 10 factual questions whose answers are on pages of the bundled
 corpus (docs/samples). Deep mode asks one broader question with small caps (below; a
-variable already set in the environment wins). The plan schema asks for 3 to 6 tracks and
-no setting caps it lower, so a deep plan is approved as proposed.
+variable already set in the environment wins). The plan holds 3 to 6 tracks and is approved
+as proposed; MAX_RESEARCHER_ITERATIONS=2 researches two of them, at most two at once.
 
 Columns: model calls and prompt/completion tokens are summed from `UsageUpdated` events
 (the engine's own metering); `requests` counts the chat requests actually sent to the
@@ -68,6 +68,7 @@ DEEP_QUESTION = (
     "use cancellation?"
 )
 DEEP_CAPS: dict[str, str] = {
+    "MAX_RESEARCHER_ITERATIONS": "2",
     "MAX_CONCURRENT_RESEARCH_UNITS": "2",
     "MAX_REACT_TOOL_CALLS": "6",
     "MIN_EVIDENCE_RECORDS": "2",

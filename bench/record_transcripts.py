@@ -71,6 +71,18 @@ SCENARIOS: list[dict[str, Any]] = [
         "env": {},
     },
     {
+        # The answer is one number on one page: the citation must survive the model's format.
+        "name": "quick_lru_cache_default",
+        "args": ["What is the default maxsize of functools.lru_cache?", "--mode", "quick", "--yes"],
+        "env": {},
+    },
+    {
+        # Nothing in the corpus answers it: the model's memory must not pass as research.
+        "name": "quick_off_corpus",
+        "args": ["Who won the 1998 FIFA World Cup final?", "--mode", "quick", "--yes"],
+        "env": {},
+    },
+    {
         "name": "deep_capped",
         "args": [
             "Compare asyncio tasks and threads for I/O-bound work",
@@ -79,6 +91,7 @@ SCENARIOS: list[dict[str, Any]] = [
             "--yes",
         ],
         "env": {
+            "MAX_RESEARCHER_ITERATIONS": "2",
             "MAX_CONCURRENT_RESEARCH_UNITS": "2",
             "MAX_REACT_TOOL_CALLS": "6",
             "MIN_EVIDENCE_RECORDS": "2",
