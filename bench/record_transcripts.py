@@ -1,6 +1,6 @@
 """Re-record the model transcripts the tests replay, against a real OpenAI-compatible server.
 
-    /work/shared/tools/local-llm start            # or any server: vLLM, Ollama, llama.cpp
+    # first start a model server (docs/local-models.md): llama.cpp, vLLM, Ollama, ...
     uv run python bench/record_transcripts.py [--upstream http://127.0.0.1:8081/v1] \\
         [--only NAME ...] [--out-dir DIR] [--timeout SECONDS] [--upstream-concurrency N] [--list]
 
@@ -131,7 +131,7 @@ def check_upstream(upstream: str) -> str:
     except (httpx.HTTPError, ValueError) as exc:
         print(
             f"record_transcripts: the upstream does not answer GET {url} ({exc}).\n"
-            "Start the local model with `/work/shared/tools/local-llm start` (it serves "
+            "Start a model server (docs/local-models.md; the default upstream is "
             f"{DEFAULT_UPSTREAM}) or pass --upstream URL of a running OpenAI-compatible server.",
             file=sys.stderr,
         )

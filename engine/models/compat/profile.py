@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.config import Role, Settings
+from engine.data_dir import private_dir, write_private_text
 
 ToolCalling = Literal["native", "prompted"]
 StructuredMethod = Literal["json_schema", "json_object", "tool", "text"]
@@ -93,9 +94,9 @@ def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
     cache[key] = {**asdict(profile), "detected_at": time.time()}
     path = _cache_path(settings)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(cache, indent=2, sort_keys=True), encoding="utf-8")
+        write_private_text(temporary, json.dumps(cache, indent=2, sort_keys=True))
         os.replace(temporary, path)
     except OSError:
         pass  # A cache that cannot be written costs one probe per run, nothing more.

@@ -186,3 +186,13 @@ async def test_after_a_reply_is_cut_short_the_endpoint_gets_one_request_at_a_tim
         after = llm.most_in_flight
     assert before == 2 and after == 1
     assert model.endpoint.transport.one_at_a_time
+
+
+def test_the_profile_cache_is_private(tmp_path: Path) -> None:
+    from engine.models.compat.profile import store_detected
+
+    settings = settings_from_mapping({"DATA_DIR": str(tmp_path / "data")})
+    store_detected(settings, "127.0.0.1:8081|local", ModelProfile(16384, "prompted"))
+    cache = tmp_path / "data" / "model_profiles.json"
+    assert cache.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700
