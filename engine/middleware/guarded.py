@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from engine.config import Settings
 from engine.middleware.empty_content import EmptyToolContentMiddleware, fill_empty_tool_messages
+from engine.middleware.first_search import FirstSearchMiddleware
 from engine.middleware.retry import ModelRetryMiddleware, RetryPolicy, acall_with_retries
 from engine.middleware.tool_names import (
     ToolNameSanitizationMiddleware,
@@ -37,6 +38,7 @@ def researcher_middleware(
     """
     return [
         EmptyToolContentMiddleware(),
+        FirstSearchMiddleware(),
         ToolNameSanitizationMiddleware(hidden=hidden_tools),
         ModelRetryMiddleware(policy or retry_policy(settings)),
     ]

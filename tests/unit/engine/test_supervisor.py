@@ -180,3 +180,26 @@ async def test_the_plan_is_dispatched_only_when_nothing_was(tmp_path: Path):
     scenario = Scenario(wave=["gamma"])
     await run_approved(settings, scenario)
     assert scenario.researcher_runs == ["gamma"]  # the model's own choice stands
+
+
+class MemoryResearcher(Scenario):
+    """A small model's researcher: on its first turn it answers from memory, no tool call."""
+
+    def research(self, messages):
+        from langchain_core.messages import ToolMessage
+
+        if not any(isinstance(m, ToolMessage) for m in messages):
+            self.researcher_runs.append("memory")
+            return "Asyncio is great and threads are fine too."
+        return super().research(messages)
+
+
+async def test_a_researcher_that_answers_from_memory_is_made_to_search_first(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = MemoryResearcher(wave=["alpha"])
+    events = await run_approved(settings, scenario)
+    assert scenario.researcher_runs == ["memory"]
+    evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
+    # The engine searched the unit's topic, and the model then cited what that search found.
+    assert len(evidence) == 2
+    assert all("alpha.example.org" in url for r in evidence for url in r.source_urls)
