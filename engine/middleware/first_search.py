@@ -64,7 +64,7 @@ class FirstSearchMiddleware(AgentMiddleware):
     ) -> Any:
         if not _needs_first_search(request):
             return handler(request)
-        response = handler(request.override(tool_choice=_forced()))
+        response = handler(request.override(tool_choice=forced_search_choice()))
         if _called_a_tool(response):
             return response
         return ModelResponse(result=[engine_search(request.messages)])
@@ -74,11 +74,11 @@ class FirstSearchMiddleware(AgentMiddleware):
     ) -> Any:
         if not _needs_first_search(request):
             return await handler(request)
-        response = await handler(request.override(tool_choice=_forced()))
+        response = await handler(request.override(tool_choice=forced_search_choice()))
         if _called_a_tool(response):
             return response
         return ModelResponse(result=[engine_search(request.messages)])
 
 
-def _forced() -> dict[str, Any]:
+def forced_search_choice() -> dict[str, Any]:
     return {"type": "function", "function": {"name": SEARCH_TOOL}}

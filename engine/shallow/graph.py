@@ -32,6 +32,7 @@ from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
+from engine.middleware.first_search import engine_search, forced_search_choice
 from engine.shallow.attribution import attribute_uncited
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
@@ -130,15 +131,7 @@ def _first_search_choice(usable: list[BaseTool], messages: list[BaseMessage]) ->
     """
     if _searched(messages) or not any(tool.name == WEB_SEARCH_TOOL for tool in usable):
         return None
-    return {"type": "function", "function": {"name": WEB_SEARCH_TOOL}}
-
-
-def _search_for(question: str) -> AIMessage:
-    """The search the engine runs itself when a model will not call the tool on turn one."""
-    from engine.models.compat.normalize import new_call_id
-
-    call = {"name": WEB_SEARCH_TOOL, "args": {"query": question[:300]}, "id": new_call_id()}
-    return AIMessage(content="", tool_calls=[{**call, "type": "tool_call"}])
+    return forced_search_choice()
 
 
 def _question_of(messages: list[BaseMessage]) -> str:
@@ -262,7 +255,7 @@ def build_shallow_graph(
         runnable = model.bind_tools(usable, tool_choice=forced) if with_tools else model
         reply = _as_ai_message(await runnable.ainvoke(request_for(state, usable, exhausted)))
         if forced is not None and not reply.tool_calls:
-            reply = _search_for(_question_of(messages))
+            reply = engine_search([HumanMessage(content=_question_of(messages))])
         if with_tools and _unreadable_call(reply):
             # Not an answer: give the model one more turn to call properly or answer.
             notice = HumanMessage(content=MALFORMED_CALL_NOTICE)

@@ -8,9 +8,11 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
+from engine.middleware.first_search import SEARCH_TOOL as WEB_SEARCH_TOOL
+
 # First line of the prompt; a deterministic model can recognise the quick path by it.
 QUICK_PROMPT_MARKER = "You are the quick-answer researcher."
-WEB_SEARCH_TOOL = "search_web"
+
 _MAX_TOOL_DESCRIPTION = 300
 _MAX_DOCUMENTS_LISTED = 50
 
