@@ -103,6 +103,43 @@ def running_story() -> dict[str, list[list[Any]]]:
     return {"start": [opening()], "review_plan": [[*research_running(), HOLD]]}
 
 
+async def reopened(pilot: Any) -> None:
+    await ready(pilot)
+    await pilot.press("f2")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def reopened_app() -> DeepResearchApp:
+    story = full_story()
+    log = [*story["start"][0], *story["review_plan"][0]]
+    info = SessionInfo(
+        session_id="s-0001",
+        question="How does asyncio schedule coroutines?",
+        created_at="2025-01-02T10:00:00",
+        updated_at="2025-01-02T10:05:00",
+        status="completed",
+        mode="deep",
+    )
+    return app_for(full_story(), sessions=[info], logs={"s-0001": log})
+
+
+# The four states a person spends most time in, also at a large terminal.
+LARGE = pytest.param((160, 50), id="160x50")
+
+
+@pytest.mark.parametrize("size", [*SIZES, LARGE])
+def test_reopened_session(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(reopened_app(), terminal_size=size, run_before=reopened)
+
+
+@pytest.mark.parametrize("state", ["plan_review", "running", "report_ready"])
+def test_research_screen_large(snap_compare: Any, state: str) -> None:
+    story, steps = STATES[state]
+    assert snap_compare(app_for(story()), terminal_size=(160, 50), run_before=steps)
+
+
 STATES: dict[str, tuple[Callable[[], dict[str, list[list[Any]]]], Steps]] = {
     "empty": (full_story, nothing),
     "plan_review": (full_story, plan_review),

@@ -164,6 +164,7 @@ class ReportPane(Vertical, can_focus=True):
         if report is None:
             return
         reason = verification_reason_label(report.verification_reason)
+        reason = f" · {reason}" if reason else ""
         if self.matches and self.match_index >= 0:
             status.update(
                 Text.assemble(
@@ -174,12 +175,12 @@ class ReportPane(Vertical, can_focus=True):
             )
             return
         if not self.marks:
-            status.update(Text(f"No citations in this report. {reason}", style="dim"))
+            status.update(Text(f"No citations in this report{reason}", style="dim"))
             return
         if self.mark_index < 0:
             status.update(
                 Text(
-                    f"{len(self.marks)} citations · ] next · [ previous · Enter opens · {reason}",
+                    f"{len(self.marks)} citations · ] next · [ previous · Enter opens{reason}",
                     style="dim",
                 )
             )
