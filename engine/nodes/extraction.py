@@ -16,6 +16,8 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
+from engine.sourcing.attribution import attribute_uncited
+from engine.sourcing.source_numbers import catalog_of, complete_references
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
 _RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
@@ -40,6 +42,14 @@ def final_message_text(messages: Sequence[BaseMessage]) -> str:
         if isinstance(message, AIMessage) and message.text.strip():
             return message.text.strip()
     return ""
+
+
+def sourced_text(text: str, messages: Sequence[BaseMessage]) -> str:
+    """The findings with uncited sentences attributed to the passages that contain them, and
+    a references list for cited numbers the researcher did not list (small models cite `[n]`
+    far more reliably than they write sources)."""
+    catalog = catalog_of(messages)
+    return complete_references(attribute_uncited(text, catalog), catalog)
 
 
 def count_tool_calls(messages: Sequence[BaseMessage]) -> int:
@@ -130,7 +140,7 @@ def findings_from_messages(
     word_budget: int,
 ) -> ResearcherFindings:
     """Everything the supervisor keeps from one researcher run."""
-    text = final_message_text(messages)
+    text = sourced_text(final_message_text(messages), messages)
     return ResearcherFindings(
         final_text=text,
         notes=compress_notes(text, max_bullets=max_bullets, word_budget=word_budget),

@@ -33,12 +33,12 @@ from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
 from engine.middleware.first_search import engine_search, forced_search_choice
-from engine.shallow.attribution import attribute_uncited
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
-from engine.shallow.source_numbers import catalog_of, complete_references, renumber
 from engine.shallow.state import ShallowResearchState
+from engine.sourcing.attribution import attribute_uncited
+from engine.sourcing.source_numbers import catalog_of, complete_references, renumber
 
 GRAPH_NAME = "quick_research"
 # A reflection tool costs a whole round trip; the quick path trades it for speed.

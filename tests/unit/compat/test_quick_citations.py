@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from langchain_core.messages import ToolMessage
 
-from engine.shallow.attribution import attribute_uncited
-from engine.shallow.source_numbers import (
+from engine.sourcing.attribution import attribute_uncited
+from engine.sourcing.source_numbers import (
     SourceCatalog,
     catalog_of,
     complete_references,

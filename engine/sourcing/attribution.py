@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engine.shallow.source_numbers import SourceCatalog, body_of, cited_numbers
+from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
 
 _WORD = re.compile(r"[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
