@@ -20,14 +20,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from tui.citations import evidence_citing, source_for
-from tui.clipboard import copy_text
 from tui.engine_link import EngineCrashed, EngineLink
 from tui.on_screen import for_session_on_screen
 from tui.presentation import source_domain
 from tui.screens.audit import AuditScreen
 from tui.screens.citation_detail import CitationDetailScreen
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.export import ExportScreen, write_export
 from tui.screens.feedback import FeedbackScreen
 from tui.screens.record_detail import RecordDetailScreen
 from tui.screens.unit_detail import UnitDetailScreen
@@ -252,6 +249,8 @@ class ResearchScreen(Screen[None]):
         question, mode = message.question, message.mode
         pending = self._pending_decision()
         if pending:
+            from tui.screens.confirm import ConfirmScreen
+
             # One session on screen: a new question while the engine waits for the person
             # would start a second run whose events mix into this one. Ask first.
             def answered(abandon: bool | None) -> None:
@@ -530,12 +529,16 @@ class ResearchScreen(Screen[None]):
         if self.view.report is None:
             self.notify("No report to export yet.", severity="warning")
             return
+        from tui.screens.export import ExportScreen  # dialogs load when first used
+
         self.app.push_screen(ExportScreen(self.default_export_path()), self._export_to)
 
     def _export_to(self, path: Path | None) -> None:
         report = self.view.report
         if path is None or report is None:
             return
+        from tui.screens.export import write_export
+
         written = write_export(path, report.report)
         if isinstance(written, str):
             self.notify(f"Export failed: {written}", severity="error", markup=False)
@@ -546,6 +549,8 @@ class ResearchScreen(Screen[None]):
     def copy_report(self) -> None:
         if self.view.report is None:
             return
+        from tui.clipboard import copy_text
+
         result = copy_text(self.view.report.report, self.app.copy_to_clipboard)
         self.notify(result.message, severity="information" if result.copied else "warning")
 
