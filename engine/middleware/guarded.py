@@ -13,6 +13,7 @@ from engine.config import Settings
 from engine.middleware.empty_content import EmptyToolContentMiddleware, fill_empty_tool_messages
 from engine.middleware.first_search import FirstSearchMiddleware
 from engine.middleware.retry import ModelRetryMiddleware, RetryPolicy, acall_with_retries
+from engine.middleware.source_numbering import SourceNumberingMiddleware
 from engine.middleware.tool_names import (
     ToolNameSanitizationMiddleware,
     sanitize_tool_calls,
@@ -39,6 +40,7 @@ def researcher_middleware(
     return [
         EmptyToolContentMiddleware(),
         FirstSearchMiddleware(),
+        SourceNumberingMiddleware(),
         ToolNameSanitizationMiddleware(hidden=hidden_tools),
         ModelRetryMiddleware(policy or retry_policy(settings)),
     ]

@@ -203,3 +203,30 @@ async def test_a_researcher_that_answers_from_memory_is_made_to_search_first(tmp
     # The engine searched the unit's topic, and the model then cited what that search found.
     assert len(evidence) == 2
     assert all("alpha.example.org" in url for r in evidence for url in r.source_urls)
+
+
+class TwoSearchResearcher(Scenario):
+    """Searches twice, then cites the second search's first result by number only."""
+
+    def research(self, messages):
+        from langchain_core.messages import ToolMessage
+
+        from tests.helpers.scripted_model import tool_call_message
+
+        results = [m for m in messages if isinstance(m, ToolMessage)]
+        if not results:
+            self.researcher_runs.append("alpha")
+            return tool_call_message("search_web", {"query": "alpha query"})
+        if len(results) == 1:
+            return tool_call_message("search_web", {"query": "beta query"})
+        self.seen_results = [str(m.content) for m in results]
+        return "The beta finding is documented [3]."
+
+
+async def test_a_researchers_searches_share_one_numbering(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = TwoSearchResearcher(wave=["alpha"])
+    events = await run_approved(settings, scenario)
+    assert "[3] Beta page 1" in scenario.seen_results[1]  # numbered after alpha's two results
+    evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
+    assert [r.source_urls for r in evidence] == [["https://beta.example.org/article-1"]]
