@@ -38,6 +38,7 @@ VERIFICATION_REASONS = {
     "valid_citations": "every citation points at a retrieved source",
     "no_sources": "no source was retrieved",
     "no_valid_citations": "no citation points at a retrieved source",
+    "no_inline_citations": "sources listed, but no sentence cites one",
 }
 
 GATE_STATUSES = {"none": "not checked yet", "pass": "passed", "retry": "needs more"}

@@ -7,7 +7,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 VerificationStatus = Literal["verified", "unverified"]
-VerificationReason = Literal["valid_citations", "no_valid_citations", "no_sources"]
+# no_inline_citations: sources are listed, but no sentence of the report cites one.
+VerificationReason = Literal[
+    "valid_citations", "no_valid_citations", "no_inline_citations", "no_sources"
+]
 
 # Removal reasons of the verifier. A duplicate is recorded as `duplicate_of_citation_<k>`,
 # where k is the number that stays.

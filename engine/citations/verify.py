@@ -88,7 +88,8 @@ def _verify_once(
         for number in order
     ]
     removed = [removed_entries[index] for index in sorted(removed_entries)] + citer.removed
-    return _result(text, valid, removed, registry), citer.notes.structural_risk
+    cited_inline = any(number in table.locator_of for number in citer.used)
+    return _result(text, valid, removed, registry, cited_inline), citer.notes.structural_risk
 
 
 def _listing_order(used: list[int], parsed: ParsedReport, table: SourceTable) -> list[int]:
@@ -129,8 +130,21 @@ def _assemble(
 
 
 def _result(
-    text: str, valid: list[ValidCitation], removed: list[RemovedCitation], registry: SourceRegistry
+    text: str,
+    valid: list[ValidCitation],
+    removed: list[RemovedCitation],
+    registry: SourceRegistry,
+    cited_inline: bool,
 ) -> CitationVerification:
+    if valid and not cited_inline:
+        # A list of real sources under prose that cites none of them proves nothing.
+        return CitationVerification(
+            verified_report=text,
+            valid_citations=valid,
+            removed_citations=removed,
+            status="unverified",
+            reason="no_inline_citations",
+        )
     if valid:
         return CitationVerification(
             verified_report=text,

@@ -23,6 +23,8 @@ from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps
 from engine.prompt_blocks import format_ledger, format_plan
 from engine.prompts import FINAL_REPORT_PROMPT
+from engine.sourcing.attribution import attribute_uncited
+from engine.sourcing.source_numbers import SourceCatalog
 from engine.state import ResearchState
 
 # Share of the notes each attempt keeps: all, then the first 60 %, then the first 30 %.
@@ -71,6 +73,16 @@ def sources_section(sources: list[str], registry: SourceRegistry) -> str:
         title = registry.title_for(source)
         lines.append(f"[{number}] {title}: {source}" if title else f"[{number}] {source}")
     return "\n".join(lines)
+
+
+def ledger_catalog(records: list[EvidenceRecord], registry: SourceRegistry) -> SourceCatalog:
+    """The ledger's sources numbered as `sources_section` lists them, each with its claims."""
+    catalog = SourceCatalog({})
+    for number, source in enumerate(ledger_sources(records), start=1):
+        catalog.entries[number] = (registry.title_for(source) or source, source)
+        claims = [record.claim for record in records if source in record.source_urls]
+        catalog.passages[number] = " ".join(claims)
+    return catalog
 
 
 def ensure_sources_section(
@@ -146,7 +158,12 @@ def build_final_report(deps: EngineDeps) -> Any:
         if text is None:
             emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
             text = assembled_report(state.get("question", ""), records, notes, registry)
-        text = ensure_sources_section(strip_meta_lines(text), records, registry)
+        text = strip_meta_lines(text)
+        if not parse_sources_section(text):
+            # A writer that cited nothing: sentences that restate a ledger claim cite its
+            # sources, numbered as the Sources section below will list them.
+            text = attribute_uncited(text, ledger_catalog(records, registry))
+        text = ensure_sources_section(text, records, registry)
         return {"final_report": text}
 
     return final_report

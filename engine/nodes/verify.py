@@ -27,6 +27,10 @@ UNSOURCED_BANNER = (
     "**Unsourced answer:** no source was retrieved for this question, so nothing below is "
     "verified; it may come from the model's memory."
 )
+UNCITED_BANNER = (
+    "**Unverified answer:** it lists retrieved sources, but no sentence cites one; treat "
+    "every claim below as unchecked."
+)
 UNVERIFIED_BANNER = (
     "**Unverified answer:** none of its citations points at a source that was retrieved; "
     "treat every claim below as unchecked."
@@ -39,6 +43,8 @@ def unverified_banner(reason: str) -> str | None:
         return UNSOURCED_BANNER
     if reason == "no_valid_citations":
         return UNVERIFIED_BANNER
+    if reason == "no_inline_citations":
+        return UNCITED_BANNER
     return None
 
 

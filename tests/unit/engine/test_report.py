@@ -107,3 +107,45 @@ async def test_verification_removes_unretrieved_citations_and_marks_offline_repo
     ]
     assert Path(result["report_path"]).name == "s1.md"
     assert Path(result["audit_path"]).name == "s1.audit.json"
+
+
+LEDGER_STATE_RECORDS = [
+    EvidenceRecord(
+        id="u-e1",
+        claim="Asyncio tasks run on one event loop thread and switch at await points.",
+        source_urls=["https://a.example.org/1"],
+    ),
+    EvidenceRecord(
+        id="u-e2",
+        claim="Threads in CPython share the global interpreter lock during bytecode.",
+        source_urls=["https://b.example.org/2"],
+    ),
+]
+
+
+async def test_a_writer_that_cites_nothing_gets_the_ledger_claims_it_restates_cited(
+    tmp_path: Path,
+):
+    writer = (
+        "# Tasks and threads\n\n"
+        "Asyncio tasks switch at await points on one event loop thread. "
+        "Threads share the global interpreter lock in CPython. "
+        "Both have their place in modern software."
+    )
+    model = ScriptedChatModel.sequence([writer])
+    given = {**state(), "evidence_ledger": [r.model_dump() for r in LEDGER_STATE_RECORDS]}
+    report = (await build_final_report(deps(tmp_path, model))(given))["final_report"]
+    assert "one event loop thread [1]." in report
+    assert "lock in CPython [2]." in report
+    assert "modern software." in report and "software [" not in report
+    assert report.rstrip().endswith("[1] https://a.example.org/1\n[2] https://b.example.org/2")
+
+
+async def test_a_report_that_lists_sources_but_cites_none_is_not_verified(tmp_path: Path):
+    engine_deps = deps(tmp_path, ScriptedChatModel.sequence([]))
+    verify = build_verify(engine_deps)
+    report = "Alpha is fast.\n\n## Sources\n[1] https://a.example.org/1"
+    result = verify({**state(), "final_report": report}, {"configurable": {"thread_id": "s2"}})
+    assert result["audit"]["verification_status"] == "unverified"
+    assert result["audit"]["verification_reason"] == "no_inline_citations"
+    assert "no sentence cites one" in result["verified_report"]
