@@ -22,6 +22,7 @@ from engine.events import (
     Event,
     EvidenceAdded,
     MetricRecorded,
+    ModelCallProgress,
     PhaseChanged,
     PlanProposed,
     ReportReady,
@@ -102,6 +103,17 @@ class UsageChanged(EngineMessage):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, UsageChanged)
+
+
+class ModelCallUpdated(EngineMessage):
+    """A long model call's liveness; only the newest one matters."""
+
+    def __init__(self, event: ModelCallProgress) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ModelCallUpdated)
 
 
 class _Batch(Generic[T]):
@@ -240,6 +252,8 @@ class EventBridge:
                 return ProgressUpdated(event)
             case UsageUpdated():
                 return UsageChanged(event)
+            case ModelCallProgress():
+                return ModelCallUpdated(event)
             case SessionStarted():
                 return SessionBegan(event)
             case PhaseChanged():

@@ -280,13 +280,7 @@ def progress_line(event: Any) -> str | None:
 
 
 def _model_progress_line(event: Any) -> str | None:
-    where = f"{event.role} model ({event.endpoint})" if event.endpoint else f"{event.role} model"
-    if event.state == "waiting":
-        return f"  {where}: reading the prompt… {event.elapsed_seconds:.0f}s"
-    if event.state == "generating":
-        return (
-            f"  {where}: writing… {event.output_tokens} tokens, {event.elapsed_seconds:.0f}s"
-        )
-    if event.state == "retrying":
-        return f"  {where}: {event.detail}"
-    return None
+    from engine.progress_text import describe_model_call
+
+    text = describe_model_call(event)
+    return f"  {text}" if text else None

@@ -186,3 +186,26 @@ async def test_quitting_during_indexing_stops_it_at_the_next_file(tmp_path: Path
                 break
         assert reached.is_set()
     assert stopped.wait(5), "indexing went on after the app closed"
+
+
+async def test_header_says_what_a_long_model_call_is_doing_until_it_ends(tmp_path: Path) -> None:
+    from engine.events import ModelCallProgress, PhaseChanged
+    from tests.pilot.fakes import opening
+
+    planning = [e for e in opening() if not isinstance(e, PhaseChanged) or e.phase != "plan_review"]
+    writing = ModelCallProgress(
+        role="planner",
+        endpoint="127.0.0.1:8081",
+        state="generating",
+        output_tokens=120,
+        elapsed_seconds=35,
+    )
+    story = {"start": [[*planning[:-1], writing]]}
+    app, _ = make_app(tmp_path, ScriptedDriver(story), offline=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        header = app.screen.query_one(StatusHeader)
+        assert "planner model: writing… 120 tokens, 35s" in header.status_text().plain
+        assert "127.0.0.1" not in header.status_text().plain  # no room for the endpoint
+        header.show_model_call("")
+        assert "writing…" not in header.status_text().plain

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from tui.bridge import (
         ClarificationAsked,
         EvidenceArrived,
+        ModelCallUpdated,
         PhaseUpdated,
         PlanArrived,
         ProgressUpdated,
@@ -444,6 +445,12 @@ class ResearchScreen(Screen[None]):
                     list(self.view.tool_calls.get(unit.id, [])),
                     self.view.findings_of(unit.id),
                 )
+
+    @for_session_on_screen
+    def on_model_call_updated(self, message: ModelCallUpdated) -> None:
+        from engine.progress_text import describe_model_call
+
+        self.header.show_model_call(describe_model_call(message.event, short=True) or "")
 
     @for_session_on_screen
     def on_usage_changed(self, message: UsageChanged) -> None:

@@ -38,6 +38,7 @@ class StatusHeader(Vertical):
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
         self._documents = ""
+        self._model_call = ""
         self._badge_ready = False
         # Records and domains in the ledger so far: the gate's counts between its reports.
         self._evidence: tuple[int, int] | None = None
@@ -76,6 +77,11 @@ class StatusHeader(Vertical):
         self._documents = text
         self._render_line()
 
+    def show_model_call(self, text: str) -> None:
+        """What the model is doing on a long call ("writer model: writing… 120 tokens"), or ""."""
+        self._model_call = text
+        self._render_line()
+
     def show_offline(self, offline: bool) -> None:
         if offline and not self._badge_ready:
             from engine.events import OFFLINE_NOTICE
@@ -88,6 +94,7 @@ class StatusHeader(Vertical):
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
         self._evidence = None
+        self._model_call = ""
         self._render_line()
 
     def status_text(self) -> Text:
@@ -96,6 +103,8 @@ class StatusHeader(Vertical):
         line.append(self._phase or "idle", style="bold")
         if self._documents:
             line.append(f"  {self._documents}", style="italic")
+        if self._model_call:
+            line.append(f"  {one_line(self._model_call, 60)}", style="italic")
         progress = self._progress
         records, domains = self._evidence or (0, 0)
         if progress is not None:

@@ -142,3 +142,13 @@ def test_evidence_record_requires_a_source_and_names_the_field() -> None:
     with pytest.raises(ValidationError) as caught:
         EvidenceRecord(id="e", claim="c", source_urls=["u"], confidence=1.5)
     assert "confidence" in str(caught.value)
+
+
+def test_model_call_progress_reads_as_words_and_says_nothing_once_finished() -> None:
+    from engine.events import ModelCallProgress
+    from engine.progress_text import describe_model_call
+
+    waiting = ModelCallProgress(role="writer", endpoint="h:1", state="waiting", elapsed_seconds=5)
+    assert describe_model_call(waiting) == "writer model (h:1): reading the prompt… 5s"
+    assert describe_model_call(waiting, short=True) == "writer model: reading the prompt… 5s"
+    assert describe_model_call(waiting.model_copy(update={"state": "finished"})) is None

@@ -1,0 +1,22 @@
+"""What a long model call is doing, in words, for every front end (CLI line, app header)."""
+
+from __future__ import annotations
+
+from engine.events import ModelCallProgress
+
+
+def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str | None:
+    """"writer model (host:port): writing… 120 tokens, 35s"; None once the call is over.
+
+    `short` leaves out the endpoint, for a status line with little room.
+    """
+    where = f"{event.role} model"
+    if event.endpoint and not short:
+        where += f" ({event.endpoint})"
+    if event.state == "waiting":
+        return f"{where}: reading the prompt… {event.elapsed_seconds:.0f}s"
+    if event.state == "generating":
+        return f"{where}: writing… {event.output_tokens} tokens, {event.elapsed_seconds:.0f}s"
+    if event.state == "retrying":
+        return f"{where}: {event.detail}"
+    return None
