@@ -1,0 +1,108 @@
+"""Real model output, replayed: whole `deepresearch run` sessions against recorded cassettes.
+
+Each cassette under tests/fixtures/transcripts/ is a real model's side of one session
+(recorded with `uv run python bench/record_transcripts.py`, which documents the scenarios). The
+engine runs the recorded command again against a strict replay server: every request it sends
+must be one the real model was sent (dates and call ids aside), and every recorded exchange
+must be asked for. Drift between the engine and its recordings fails here with the first
+differing message named; re-record the scenario when the change is intended.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.config import SAMPLE_CORPUS, Settings
+from engine.events import (
+    ClarificationRequested,
+    PlanProposed,
+    ReportReady,
+    ResearchUnitUpdated,
+    RunFinished,
+    ToolCalled,
+)
+from tests.e2e.harness import read_jsonl
+from tests.fixtures.replay_server import ReplayServer
+from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the recorded session showed, and so what its replay must show again."""
+
+    exit_code: int
+    verified: bool
+    min_kept_citations: int = 0
+    deep: bool = False
+    min_searches: int = 1
+    banner: str | None = None
+
+
+EXPECTED: dict[str, Expected] = {
+    # Tool calls written as text, cited from the results shown: a verified answer.
+    "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=2),
+    "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=2),
+    # Nothing retrieved answers it; the model's memory is marked, never passed as research.
+    "quick_off_corpus": Expected(
+        exit_code=4, verified=False, banner="**Unverified answer:**", min_searches=1
+    ),
+}
+
+CASSETTES = sorted(TRANSCRIPTS_DIR.glob("*.jsonl"))
+
+
+def test_every_expected_scenario_has_its_cassette() -> None:
+    recorded = {path.stem for path in CASSETTES}
+    assert set(EXPECTED) <= recorded, sorted(set(EXPECTED) - recorded)
+    assert recorded <= set(EXPECTED), f"no expectations for {sorted(recorded - set(EXPECTED))}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("cassette_path", CASSETTES, ids=lambda path: path.stem)
+def test_recorded_session_replays_whole(
+    cassette_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data_dir: Path
+) -> None:
+    cassette = load_cassette(cassette_path)
+    header = cassette.header or {}
+    expected = EXPECTED[cassette.name]
+    argv = shlex.split(str(header["command"]))[1:]  # drop the program name
+    for field in Settings.model_fields:  # only the recorded settings count
+        monkeypatch.delenv(field.upper(), raising=False)
+    for name, value in (header.get("env") or {}).items():
+        monkeypatch.setenv(name, str(value))
+    empty_env = tmp_path / "empty.env"
+    empty_env.write_text("", encoding="utf-8")
+    monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", str(empty_env))
+    monkeypatch.setenv("DATA_DIR", str(data_dir))
+    monkeypatch.chdir(tmp_path)
+    out, events_file = tmp_path / "report.md", tmp_path / "events.jsonl"
+
+    with ReplayServer(cassette, strict=True) as llm:
+        monkeypatch.setenv("ORCHESTRATOR_BASE_URL", llm.base_url)
+        code = main([*argv, "--out", str(out), "--events", str(events_file)])
+        assert not llm.unmatched, llm.describe_unmatched()
+        assert not llm.book.unserved, f"never asked: exchanges {llm.book.unserved}"
+
+    events = read_jsonl(events_file)
+    assert code == expected.exit_code
+    report = next(e for e in reversed(events) if isinstance(e, ReportReady))
+    assert (report.verification_status == "verified") is expected.verified
+    assert len(report.kept_citations) >= expected.min_kept_citations
+    corpus = {path.name for path in SAMPLE_CORPUS.iterdir()}
+    assert all(c.source.split("#")[0] in corpus for c in report.kept_citations)
+    if expected.banner:
+        assert expected.banner in out.read_text(encoding="utf-8")
+    searches = [e for e in events if isinstance(e, ToolCalled) and e.tool == "search_web"]
+    assert len({e.call_id for e in searches}) >= expected.min_searches
+    assert not any(isinstance(e, ClarificationRequested) for e in events) or "--yes" in argv
+    if expected.deep:
+        assert any(isinstance(e, PlanProposed) for e in events)
+        units = [e.unit for e in events if isinstance(e, ResearchUnitUpdated)]
+        assert any(unit.status == "completed" for unit in units)
+    finished = [e for e in events if isinstance(e, RunFinished)]
+    assert finished and finished[-1].status == "completed"
