@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.config import Settings
+from engine.data_dir import private_dir, private_file
 from engine.events import (
     CitationAuditEntry,
     Event,
@@ -45,7 +46,8 @@ async def logged(
 ) -> AsyncIterator[Event]:
     """Pass every event of `stream` through, appending the session's facts to its log."""
     path = events_path(settings, session_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
+    private_file(path)  # what a person researched is theirs alone, like the rest of DATA_DIR
     with path.open("a", encoding="utf-8") as log:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:

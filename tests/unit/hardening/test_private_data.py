@@ -27,11 +27,12 @@ def test_a_session_leaves_only_private_folders_and_files(sandbox: Sandbox):
         data / "logs" / "deepresearch.log",
         *(data / "reports").glob("*.md"),
         *(data / "reports").glob("*.audit.json"),
+        *(data / "session-events").glob("*.jsonl"),
     ]
-    assert len(expected_files) >= 6
+    assert len(expected_files) >= 7
     for path in expected_files:
         assert _mode(path) == 0o600, path
-    for folder in (data, data / "logs", data / "reports"):
+    for folder in (data, data / "logs", data / "reports", data / "session-events"):
         assert _mode(folder) == 0o700, folder
     # SQLite's companions take their database's mode.
     for path in data.glob("*.sqlite-*"):
