@@ -264,7 +264,8 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         if not dispatch and dispatched_total == 0 and not (gate is not None and gate.passed):
             plan_calls, dispatch = _plan_dispatch(state, run_number)
             if dispatch:
-                answers_msg, finished = [], False
+                # Research starts now: a gate verdict on the empty ledger would only confuse.
+                answers_msg, finished, gate = [], False, None
         cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
         update: dict[str, Any] = {
             "supervisor_messages": [*answers, *answers_msg, *plan_calls],

@@ -230,3 +230,11 @@ async def test_a_researchers_searches_share_one_numbering(tmp_path: Path):
     assert "[3] Beta page 1" in scenario.seen_results[1]  # numbered after alpha's two results
     evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
     assert [r.source_urls for r in evidence] == [["https://beta.example.org/article-1"]]
+
+
+async def test_a_plan_dispatched_by_the_engine_reports_no_gate_verdict_before_research(
+    tmp_path: Path,
+):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    events = await run_approved(settings, ProseSupervisor(tracks=3))
+    assert progress_of(events)[0].quality_gate_status == "none"
