@@ -46,7 +46,11 @@ class EngineBackend:
             return
         from engine.tools.local_index import LocalIndex
 
-        index = LocalIndex(settings.index_db_path, settings.resolved_documents_path)
+        index = LocalIndex(
+            settings.index_db_path,
+            settings.resolved_documents_path,
+            max_file_bytes=settings.index_max_file_bytes,
+        )
         index.ensure_fresh(progress=lambda done, total, _name: progress(done, total))
 
     def reload_settings(self) -> None:
@@ -63,8 +67,11 @@ class EngineBackend:
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
+        from engine.preflight import require_working_search
         from engine.runner import open_session
 
+        # A search provider that cannot work stops here, naming the variable, not mid-run.
+        require_working_search(self.settings)
         async with open_session(self.settings, session_id) as session:
             yield session
 

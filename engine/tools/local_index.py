@@ -456,8 +456,8 @@ class LocalIndex:
 
     def _too_big(self, rel: str, size: int) -> str:
         return (
-            f"skipped {rel}: {size / 1e6:.1f} MB is over INDEX_MAX_FILE_BYTES "
-            f"({self.max_file_bytes / 1e6:.1f} MB)"
+            f"skipped {rel}: {size:,} bytes is over INDEX_MAX_FILE_BYTES "
+            f"({self.max_file_bytes:,} bytes)"
         )
 
     def _store_streamed(

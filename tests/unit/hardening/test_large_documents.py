@@ -50,7 +50,7 @@ def test_a_file_over_the_cap_is_skipped_and_named(
     monkeypatch.setenv("INDEX_MAX_FILE_BYTES", "2000000")
     code, out, err = sandbox.run("index", str(sandbox.documents))
     assert code == 0
-    assert "warning: skipped huge.md: 2.9 MB is over INDEX_MAX_FILE_BYTES (2.0 MB)" in err
+    assert "skipped huge.md: 2,948,766 bytes is over INDEX_MAX_FILE_BYTES (2,000,000" in err
     assert out.startswith("indexed 3 files, skipped 1")
 
 
