@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from engine.config import Settings
 from engine.middleware.empty_content import EmptyToolContentMiddleware, fill_empty_tool_messages
 from engine.middleware.first_search import FirstSearchMiddleware
+from engine.middleware.repeated_calls import RepeatedCallMiddleware
 from engine.middleware.retry import ModelRetryMiddleware, RetryPolicy, acall_with_retries
 from engine.middleware.source_numbering import SourceNumberingMiddleware
 from engine.middleware.tool_names import (
@@ -41,6 +42,7 @@ def researcher_middleware(
         EmptyToolContentMiddleware(),
         FirstSearchMiddleware(),
         SourceNumberingMiddleware(),
+        RepeatedCallMiddleware(),
         ToolNameSanitizationMiddleware(hidden=hidden_tools),
         ModelRetryMiddleware(policy or retry_policy(settings)),
     ]

@@ -48,10 +48,17 @@ TOOL_FAILURE_MESSAGE = (
 )
 EMPTY_ANSWER = "The model wrote no answer to this question. Try deep research for it."
 # After tool results, the rule a model most often drops, restated where it reads last.
+# Small models copy search results back as their answer unless told, at the end of the
+# window, what the answer should look like; the question is repeated there for the same reason.
 CITE_REMINDER = (
-    "If these results answer the question, answer now; otherwise search again. Put the "
-    "number of the result you used in square brackets after each fact, like [1]."
+    "If these results answer the question, answer it now in two to five sentences of your "
+    "own; do not copy the results. Put the number of the result each fact came from in square "
+    "brackets after it, like [1]. Otherwise search again."
 )
+
+
+def cite_reminder(question: str) -> str:
+    return f"Question: {question}\n{CITE_REMINDER}" if question else CITE_REMINDER
 MALFORMED_CALL_NOTICE = (
     "Your last reply looked like a tool call but could not be read. Either call a tool with "
     'exactly <tool_call>{"name": ..., "arguments": {...}}</tool_call>, or write the answer.'
@@ -241,7 +248,8 @@ def build_shallow_graph(
             # Last in the window, where a model is least likely to overlook it.
             request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
         elif isinstance(request[-1], ToolMessage):
-            request.append(HumanMessage(content=CITE_REMINDER))
+            question = _question_of(list(state["messages"]))
+            request.append(HumanMessage(content=cite_reminder(question)))
         return compact_messages(request, char_budget)
 
     async def agent(state: ShallowResearchState) -> dict[str, Any]:

@@ -238,3 +238,31 @@ async def test_a_plan_dispatched_by_the_engine_reports_no_gate_verdict_before_re
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     events = await run_approved(settings, ProseSupervisor(tracks=3))
     assert progress_of(events)[0].quality_gate_status == "none"
+
+
+class LoopingResearcher(Scenario):
+    """Repeats its first search until told not to, then writes its findings."""
+
+    def research(self, messages):
+        from langchain_core.messages import ToolMessage
+
+        from tests.helpers.scripted_model import tool_call_message
+
+        results = [str(m.content) for m in messages if isinstance(m, ToolMessage)]
+        self.seen_results = results
+        if results and "Do not call it again" in results[-1]:
+            return "The alpha finding is documented [1]."
+        self.researcher_runs.append("alpha")
+        return tool_call_message("search_web", {"query": "alpha query"})
+
+
+async def test_a_repeated_search_is_answered_with_a_nudge_instead_of_the_same_results(
+    tmp_path: Path,
+):
+    settings = make_settings(tmp_path)
+    scenario = LoopingResearcher(wave=["alpha"])
+    events = await run_approved(settings, scenario)
+    assert len(scenario.researcher_runs) == 2  # the search, then its one repeat
+    assert "already called search_web" in scenario.seen_results[-1]
+    evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
+    assert [r.source_urls for r in evidence] == [["https://alpha.example.org/article-1"]]
