@@ -49,11 +49,12 @@ class Backend(Protocol):
         """Whether the settings select the built-in offline model (raises on bad settings)."""
         ...
 
-    def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
+    def prepare_documents(self, progress: Callable[[int, int], None]) -> str | None:
         """Bring the local documents index up to date (blocking; runs in a thread).
 
         `progress(done, total)` is called per file indexed and may raise to stop early; an
         index stopped early is left as it was. Does nothing when search is not local.
+        Returns a warning to keep on screen (a folder with nothing to search), else None.
         """
         ...
 

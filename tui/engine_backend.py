@@ -40,18 +40,23 @@ class EngineBackend:
     def offline_model(self) -> bool:
         return self.settings.offline
 
-    def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
+    def prepare_documents(self, progress: Callable[[int, int], None]) -> str | None:
         settings = self.settings
         if settings.resolved_search_provider != "local":
-            return
+            return None
+        from engine.preflight import documents_warning
         from engine.tools.local_index import LocalIndex
 
+        warning = documents_warning(settings)
+        if warning is not None:
+            return warning
         index = LocalIndex(
             settings.index_db_path,
             settings.resolved_documents_path,
             max_file_bytes=settings.index_max_file_bytes,
         )
         index.ensure_fresh(progress=lambda done, total, _name: progress(done, total))
+        return None
 
     def reload_settings(self) -> None:
         self._settings = None

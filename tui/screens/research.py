@@ -144,9 +144,10 @@ class ResearchScreen(Screen[None]):
             self._show_indexing(f"indexing documents {done}/{total}")
 
         # On failure the first search refreshes the index again and reports what went wrong.
+        warning: str | None = None
         with contextlib.suppress(Exception):
-            self.link.backend.prepare_documents(report)
-        self._show_indexing("")
+            warning = self.link.backend.prepare_documents(report)
+        self._show_indexing(f"warning: {warning}" if warning else "")
 
     def _show_indexing(self, text: str) -> None:
         """From the indexing thread: update the header, unless the screen is going away."""

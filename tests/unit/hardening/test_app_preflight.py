@@ -39,3 +39,13 @@ def test_the_app_indexes_with_the_configured_file_size_cap(tmp_path: Path) -> No
     index = LocalIndex(settings.index_db_path, docs, max_file_bytes=5000)
     keys = {hit.document_key for hit in index.search("asyncio word", limit=10)}
     assert keys == {"small.md"}  # the 10 kB file is over the 5 kB cap
+
+
+def test_the_app_says_when_the_documents_folder_has_nothing_to_search(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    settings = settings_from_mapping(
+        {"DOCUMENTS_PATH": str(empty), "DATA_DIR": str(tmp_path / "data")}
+    )
+    warning = EngineBackend(settings, cwd=tmp_path).prepare_documents(lambda done, total: None)
+    assert warning is not None and "no documents to search" in warning and str(empty) in warning
