@@ -94,6 +94,8 @@ class Settings(BaseModel):
     # Larger documents are skipped with a warning when indexing (HTML and PDF are parsed whole).
     index_max_file_bytes: int = _count(20_000_000, minimum=1_000, maximum=10_000_000_000)
     data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("deepresearch")))
+    # Where the app offers to export reports; None: `exports` in the data directory.
+    export_dir: Path | None = None
 
     # Fetching.
     fetch_allowed_hosts: tuple[str, ...] = ()
@@ -139,7 +141,9 @@ class Settings(BaseModel):
             return None
         return value.strip() if isinstance(value, str) else value
 
-    @field_validator("openai_api_key", "exa_api_key", "documents_path", mode="before")
+    @field_validator(
+        "openai_api_key", "exa_api_key", "documents_path", "export_dir", mode="before"
+    )
     @classmethod
     def _blank_secret_is_unset(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.strip():

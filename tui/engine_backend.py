@@ -8,7 +8,6 @@ when a worker first opens a session.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -112,16 +111,10 @@ class EngineBackend:
         ]
 
     def export_dir(self) -> Path:
-        configured = os.environ.get("EXPORT_DIR") or self._env_file_value("EXPORT_DIR")
-        if configured:
-            return Path(configured).expanduser()
+        configured = self.settings.export_dir
+        if configured is not None:
+            return configured.expanduser()
         return self.settings.data_dir / "exports"
-
-    def _env_file_value(self, name: str) -> str | None:
-        from dotenv import dotenv_values
-
-        path = self.env_file()
-        return dotenv_values(path).get(name) if path.is_file() else None
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         from engine.doctor import collect_report_async

@@ -49,3 +49,13 @@ def test_the_app_says_when_the_documents_folder_has_nothing_to_search(tmp_path: 
     )
     warning = EngineBackend(settings, cwd=tmp_path).prepare_documents(lambda done, total: None)
     assert warning is not None and "no documents to search" in warning and str(empty) in warning
+
+
+def test_exports_go_where_export_dir_says_else_under_the_data_directory(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    plain = settings_from_mapping({"DATA_DIR": str(data)})
+    chosen = settings_from_mapping({"DATA_DIR": str(data), "EXPORT_DIR": str(tmp_path / "out")})
+    blank = settings_from_mapping({"DATA_DIR": str(data), "EXPORT_DIR": "  "})
+    assert EngineBackend(plain, cwd=tmp_path).export_dir() == data / "exports"
+    assert EngineBackend(chosen, cwd=tmp_path).export_dir() == tmp_path / "out"
+    assert EngineBackend(blank, cwd=tmp_path).export_dir() == data / "exports"
