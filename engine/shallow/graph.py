@@ -39,6 +39,7 @@ from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_
 from engine.shallow.state import ShallowResearchState
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.source_numbers import catalog_of, complete_references, renumber
+from engine.sourcing.support import drop_unsupported
 
 GRAPH_NAME = "quick_research"
 # A reflection tool costs a whole round trip; the quick path trades it for speed.
@@ -197,7 +198,8 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
     if looks_like_tool_call(text):
         return reply.model_copy(update={"content": EMPTY_ANSWER})
     catalog = catalog_of(messages)
-    completed = complete_references(attribute_uncited(text, catalog), catalog)
+    checked = drop_unsupported(text, catalog)
+    completed = complete_references(attribute_uncited(checked, catalog), catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
 
 

@@ -79,17 +79,27 @@ MIN_SHARED_WORDS = 3
 MIN_SHARE = 0.5
 
 
-def _words(text: str) -> set[str]:
-    return {word.lower().strip(".") for word in _WORD.findall(text)} - _STOP
+def content_words(text: str) -> set[str]:
+    """Lowercased words of `text` that carry meaning (stopwords out).
+
+    A dotted name also counts by its parts: `functools.lru_cache` matches `lru_cache`.
+    """
+    words: set[str] = set()
+    for word in _WORD.findall(text):
+        word = word.lower().strip(".")
+        words.add(word)
+        if "." in word:
+            words.update(part for part in word.split(".") if part)
+    return words - _STOP
 
 
 def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:
-    wanted = _words(sentence)
+    wanted = content_words(sentence)
     if len(wanted) < MIN_SHARED_WORDS:
         return None
     best, best_share = None, 0.0
     for number, passage in catalog.passages.items():
-        shared = wanted & _words(catalog.entries[number][0] + " " + passage)
+        shared = wanted & content_words(catalog.entries[number][0] + " " + passage)
         share = len(shared) / len(wanted)
         if len(shared) >= MIN_SHARED_WORDS and share > best_share:
             best, best_share = number, share

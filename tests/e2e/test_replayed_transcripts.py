@@ -45,9 +45,10 @@ class Expected:
 
 EXPECTED: dict[str, Expected] = {
     # Tool calls written as text, cited from the results shown: a verified answer.
-    "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=2),
-    "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=2),
-    # Nothing retrieved answers it; the model's memory is marked, never passed as research.
+    "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
+    "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
+    # Nothing retrieved answers it; the model answers from memory (wrongly) and cites [1], a
+    # page about Python: the citation is dropped and the answer marked, never passed as research.
     "quick_off_corpus": Expected(
         exit_code=4, verified=False, banner="**Unverified answer:**", min_searches=1
     ),
