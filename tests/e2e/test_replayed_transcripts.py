@@ -52,6 +52,9 @@ EXPECTED: dict[str, Expected] = {
     "quick_off_corpus": Expected(
         exit_code=4, verified=False, banner="**Unverified answer:**", min_searches=1
     ),
+    # Plan → two researchers (the supervisor model dispatches none; the engine researches the
+    # plan's first tracks) → a report written from their evidence.
+    "deep_capped": Expected(exit_code=0, verified=True, min_kept_citations=1, deep=True),
 }
 
 CASSETTES = sorted(TRANSCRIPTS_DIR.glob("*.jsonl"))
