@@ -22,6 +22,7 @@ LOCAL_TEMPERATURE = 0.2
 
 def make_client(settings: Settings, role: Role) -> Any:
     """The raw `ChatOpenAI` client for a role's endpoint."""
+    import httpx
     from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
@@ -44,6 +45,10 @@ def make_client(settings: Settings, role: Role) -> Any:
         # The request timeout (sized to the prompt by the transport) bounds silence; the
         # client's own 120 s chunk timer would cut a small model still reading a long prompt.
         stream_chunk_timeout=None,
+        # A connection pool of its own: langchain-openai shares one per process, and a
+        # kept-alive connection from an event loop that has ended fails the next session
+        # run in the same process (a benchmark, a test, a program embedding the engine).
+        http_async_client=httpx.AsyncClient(timeout=settings.llm_timeout_seconds),
     )
 
 

@@ -196,3 +196,17 @@ def test_the_profile_cache_is_private(tmp_path: Path) -> None:
     cache = tmp_path / "data" / "model_profiles.json"
     assert cache.stat().st_mode & 0o777 == 0o600
     assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700
+
+
+def test_each_client_has_its_own_connection_pool(tmp_path: Path) -> None:
+    from engine.models.factory import make_client
+
+    settings = settings_from_mapping(
+        {
+            "OPENAI_API_KEY": KEY,
+            "ORCHESTRATOR_MODEL": "m",
+            "ORCHESTRATOR_BASE_URL": "http://127.0.0.1:9/v1",
+        }
+    )
+    first, second = make_client(settings, "writer"), make_client(settings, "writer")
+    assert first.root_async_client._client is not second.root_async_client._client
