@@ -209,3 +209,29 @@ async def test_header_says_what_a_long_model_call_is_doing_until_it_ends(tmp_pat
         assert "127.0.0.1" not in header.status_text().plain  # no room for the endpoint
         header.show_model_call("")
         assert "writing…" not in header.status_text().plain
+
+
+async def test_a_quick_question_leaves_no_stale_planning_status(tmp_path: Path) -> None:
+    from rich.text import Text
+    from textual.widgets import Static
+
+    from engine.events import PhaseChanged, RouteDecided, RunFinished, SessionStarted
+    from tests.pilot.fakes import QUESTION, SESSION_ID, report_event
+    from tui.widgets.plan_pane import PlanPane
+
+    quick = [
+        SessionStarted(session_id=SESSION_ID, question=QUESTION, offline=True),
+        PhaseChanged(phase="routing"),
+        RouteDecided(mode="quick", reason="a single fact"),
+        PhaseChanged(phase="quick_research"),
+        report_event(mode="quick"),
+        PhaseChanged(phase="done"),
+        RunFinished(session_id=SESSION_ID),
+    ]
+    app, _ = make_app(tmp_path, ScriptedDriver({"start": [quick]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        summary = app.screen.query_one(PlanPane).query_one("#plan-summary", Static).render()
+        text = summary.plain if isinstance(summary, Text) else str(summary)
+        assert "quick question is answered directly" in text
+        assert "choosing" not in text

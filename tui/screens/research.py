@@ -406,6 +406,8 @@ class ResearchScreen(Screen[None]):
     def on_route_chosen(self, message: RouteChosen) -> None:
         self.view.route = message.event
         self.query_one(ModeToggle).show_route(message.event)
+        if message.event.mode == "quick":
+            self.query_one(PlanPane).show_quick_path()
 
     @for_session_on_screen
     def on_progress_updated(self, message: ProgressUpdated) -> None:

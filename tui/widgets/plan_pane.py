@@ -119,6 +119,13 @@ class PlanPane(Vertical, can_focus=True):
         self._notice("")
         self.refresh_bindings()
 
+    def show_quick_path(self) -> None:
+        """The question took the quick path: there will be no plan to review."""
+        if self.draft is None:
+            self.query_one("#plan-summary", Static).update(
+                Text("No plan: a quick question is answered directly.", style="dim")
+            )
+
     def show_phase(self, phase: str) -> None:
         """Planning progress: what the engine is doing before (or while revising) a plan."""
         if not phase:
