@@ -261,7 +261,10 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
                 )
 
         plan_calls: list[BaseMessage] = []
-        if not dispatch and dispatched_total == 0 and not (gate is not None and gate.passed):
+        # Only a model that is done (prose, or ResearchComplete) before anything was researched;
+        # one that thinks first gets its next turn to dispatch its own topics.
+        nothing_yet = not dispatch and dispatched_total == 0 and wants_complete
+        if nothing_yet and not (gate is not None and gate.passed):
             plan_calls, dispatch = _plan_dispatch(state, run_number)
             if dispatch:
                 # Research starts now: a gate verdict on the empty ledger would only confuse.

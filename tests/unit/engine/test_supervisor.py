@@ -266,3 +266,22 @@ async def test_a_repeated_search_is_answered_with_a_nudge_instead_of_the_same_re
     assert "already called search_web" in scenario.seen_results[-1]
     evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
     assert [r.source_urls for r in evidence] == [["https://alpha.example.org/article-1"]]
+
+
+class ThinkFirstSupervisor(Scenario):
+    """Reflects on its first turn, then dispatches its own topic."""
+
+    def supervise(self, messages):
+        from tests.helpers.scripted_model import tool_call_message
+
+        if self.supervisor_calls == 0:
+            self.supervisor_calls += 1
+            return tool_call_message("think_tool", {"reflection": "Start with gamma."})
+        return super().supervise(messages)
+
+
+async def test_a_supervisor_that_thinks_first_keeps_its_own_topics(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = ThinkFirstSupervisor(wave=["gamma"])
+    await run_approved(settings, scenario)
+    assert scenario.researcher_runs == ["gamma"]
