@@ -32,6 +32,12 @@ _MARKS = re.compile(r"\s*(?:\[\^?\d+(?:\s*[-,]\s*\d+)*\])+")
 _SOURCE_LINE = re.compile(r"^\[(\d+)\] (.+)$")
 
 
+def outside_corpus(report: ReportReady) -> list[str]:
+    """Kept citations that name no document of the sample corpus (page anchors aside)."""
+    corpus = {path.name for path in SAMPLE_CORPUS.iterdir()}
+    return [c.source for c in report.kept_citations if c.source.split("#")[0] not in corpus]
+
+
 def build_sample_index(folder: Path) -> Path:
     """Index the sample corpus once; tests copy the database instead of re-indexing."""
     db = folder / "index.sqlite"
