@@ -1,7 +1,7 @@
 """Research sessions against the real model server the settings configure: time, calls, tokens.
 
     uv run python bench/real_model.py [--mode quick|deep|both] [--questions N]
-                                      [--run-timeout SECONDS] [--quiet]
+                                      [--questions-file FILE] [--run-timeout SECONDS] [--quiet]
 
 Reads the settings as `deepresearch` does (environment, then `.env`) and refuses (exit 2)
 when they select the offline model or the endpoint does not answer `GET /models`. Each
@@ -14,7 +14,9 @@ local search index (built once, before any timing) and the endpoint's model prof
 capability probes are paid at most once; the first row says when it paid them).
 
 Quick mode asks up to 10 factual questions whose answers are on pages of the bundled
-corpus (docs/samples). Deep mode asks one broader question with small caps (below; a
+corpus (docs/samples). On another corpus, point DOCUMENTS_DIR at it and pass
+`--questions-file` (one question per line; blank lines and lines starting with # are
+skipped). Deep mode asks one broader question with small caps (below; a
 variable already set in the environment wins). The plan holds 3 to 6 tracks and is approved
 as proposed; MAX_RESEARCHER_ITERATIONS=2 researches two of them, at most two at once.
 
@@ -319,6 +321,19 @@ def _seed(run_dir: Path, index: Path | None, profiles: Path) -> None:
         shutil.copy2(profiles, run_dir / PROFILE_CACHE_FILE)
 
 
+def _read_questions(parser: argparse.ArgumentParser, path: Path) -> tuple[str, ...]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"--questions-file {path}: {exc}")
+    questions = tuple(
+        line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")
+    )
+    if not questions:
+        parser.error(f"--questions-file {path}: no question in it")
+    return questions
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--mode", choices=("quick", "deep", "both"), default="both")
@@ -334,9 +349,17 @@ def main() -> None:
         default=0.0,
         help="stop a session after this many seconds (0: no limit)",
     )
+    parser.add_argument(
+        "--questions-file",
+        type=Path,
+        help="ask these quick questions (one per line) instead of the built-in ones",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args()
-    if not 1 <= args.questions <= len(QUICK_QUESTIONS):
+    questions = QUICK_QUESTIONS
+    if args.questions_file is not None:
+        questions = _read_questions(parser, args.questions_file)
+    elif not 1 <= args.questions <= len(QUICK_QUESTIONS):
         parser.error(f"--questions must be from 1 to {len(QUICK_QUESTIONS)}")
 
     from engine.models.compat.profile import PROFILE_CACHE_FILE
@@ -348,7 +371,8 @@ def main() -> None:
     labels = _check_endpoints(configured)
     plan: list[tuple[str, str, dict[str, str]]] = []
     if args.mode in ("quick", "both"):
-        plan += [("quick", question, {}) for question in QUICK_QUESTIONS[: args.questions]]
+        asked = questions if args.questions_file is not None else questions[: args.questions]
+        plan += [("quick", question, {}) for question in asked]
     if args.mode in ("deep", "both"):
         plan.append(("deep", DEEP_QUESTION, DEEP_CAPS))
 

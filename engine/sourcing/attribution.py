@@ -1,8 +1,9 @@
 """Cite an uncited answer from the passages its model was shown, where the words match.
 
-Small models often answer correctly from the search results yet write no `[n]` at all; the
-verifier would then call the whole answer unverified. Each uncited sentence that shares
-most of its content words with one shown passage gets that passage's number. Nothing is
+Small models often answer correctly from the search results yet write no `[n]` at all, or
+cite the first sentence and none after it; the verifier would then call those sentences
+unverified. Each uncited sentence that shares most of its content words with one shown
+passage gets that passage's number; a sentence the model cited keeps its own markers. Nothing is
 cited that the passage does not lexically contain, and a sentence matching no passage
 stays uncited (the verifier and the report's banner say what that means).
 """
@@ -114,14 +115,14 @@ def _cite(sentence: str, number: int) -> str:
 
 
 def attribute_uncited(answer: str, catalog: SourceCatalog) -> str:
-    """The answer with matching passages cited, when the model cited nothing itself."""
+    """The answer with matching passages cited in the sentences the model left uncited."""
     body = body_of(answer)
-    if cited_numbers(body) or not catalog.passages:
+    if not catalog.passages:
         return answer
     tail = answer[len(body) :]
     out: list[str] = []
     in_code = False
-    for line in body.splitlines():
+    for line in body.split("\n"):
         if line.strip().startswith("```"):
             in_code = not in_code
         if in_code or not line.strip() or line.lstrip().startswith(("#", "```", "|")):
@@ -130,7 +131,7 @@ def attribute_uncited(answer: str, catalog: SourceCatalog) -> str:
         sentences = _SENTENCE_END.split(line)
         cited = []
         for sentence in sentences:
-            number = _best_source(sentence, catalog)
+            number = None if cited_numbers(sentence) else _best_source(sentence, catalog)
             cited.append(_cite(sentence, number) if number is not None else sentence)
         out.append(" ".join(cited))
     return "\n".join(out) + tail

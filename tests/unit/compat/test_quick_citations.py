@@ -59,3 +59,17 @@ def test_an_answer_the_model_cited_is_not_touched_and_invented_references_are_re
     completed = complete_references(answer, catalog)
     assert "from memory" not in completed
     assert completed.rstrip().endswith("[2] Queues — asyncio-queue.html")
+
+
+def test_uncited_sentences_after_a_cited_one_are_attributed_to_their_passage() -> None:
+    catalog = catalog_of([ToolMessage(_results(CANCEL, QUEUE, LOCKS), tool_call_id="a")])
+    answer = (
+        "Queues are first in, first out [2]. "
+        "When a task is cancelled, asyncio.CancelledError is raised at the next opportunity. "
+        "Pizza is tasty."
+    )
+    cited = attribute_uncited(answer, catalog)
+    assert "first out [2]." in cited  # the model's own marker is kept, not doubled
+    assert cited.count("[2]") == 1
+    assert "next opportunity [1]." in cited
+    assert "Pizza is tasty." in cited and "tasty [" not in cited
