@@ -6,7 +6,9 @@ back the URL exactly as the tool returned it, so a verified report only ever con
 retrieved addresses.
 
 The registry lives in checkpointed graph state as `to_dict()` output; `merge_registry_dicts`
-is the reducer for that channel.
+is the reducer for that channel. It also keeps the text each source showed the model (search
+passages, fetched pages; capped per source), so a report's claims can be checked against what
+their sources said without fetching anything again.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from engine.citations.urls import UrlParts, normalized_form, url_parts
 
 SourceKind = Literal["url", "document"]
 _FORMAT_VERSION = 1
+# Enough for a fetched page (8,000 characters) and a few search passages; a deep session with
+# dozens of sources stays a few hundred kilobytes in its checkpoints.
+MAX_PASSAGE_CHARS_PER_SOURCE = 12_000
 
 
 @dataclass(frozen=True)
@@ -60,25 +65,51 @@ class SourceRegistry:
         # Document indexes.
         self._documents_by_file: dict[str, list[str]] = {}
         self._documents_by_folded_key: dict[str, str] = {}
+        # Text each source returned: locator → passages, first seen first.
+        self._passages: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ adding
 
-    def add_url(self, url: str, title: str | None = None) -> bool:
-        """Record a URL a tool returned. True when it was not known yet.
+    def add_url(self, url: str, title: str | None = None, passage: str | None = None) -> bool:
+        """Record a URL a tool returned, with the text it showed. True when it was new.
 
         Re-adding a known URL keeps its first title unless it had none.
         """
         locator = url.strip()
         if not locator:
             raise ValueError("cannot register an empty URL")
-        return self._add(RegisteredSource(locator, "url", _clean_title(title)))
+        added = self._add(RegisteredSource(locator, "url", _clean_title(title)))
+        self.add_passage(locator, passage)
+        return added
 
-    def add_document(self, key: str, title: str | None = None) -> bool:
+    def add_document(self, key: str, title: str | None = None, passage: str | None = None) -> bool:
         """Record a document key the local search returned. True when it was not known yet."""
         locator = " ".join(key.split())
         if not locator:
             raise ValueError("cannot register an empty document key")
-        return self._add(RegisteredSource(locator, "document", _clean_title(title)))
+        added = self._add(RegisteredSource(locator, "document", _clean_title(title)))
+        self.add_passage(locator, passage)
+        return added
+
+    def add_passage(self, locator: str, passage: str | None) -> None:
+        """Keep text a registered source returned (a duplicate or text past the cap is not)."""
+        text = " ".join((passage or "").split())
+        if not text:
+            return
+        with self._lock:
+            if locator not in self._position:
+                return
+            kept = self._passages.setdefault(locator, [])
+            room = MAX_PASSAGE_CHARS_PER_SOURCE - sum(len(p) for p in kept)
+            if room <= 0 or any(text in known for known in kept):
+                return
+            kept[:] = [known for known in kept if known not in text]
+            kept.append(text[:room])
+
+    def passages(self, locator: str) -> list[str]:
+        """The text `locator` (as registered) returned to the model, first seen first."""
+        with self._lock:
+            return list(self._passages.get(locator, ()))
 
     def _add(self, source: RegisteredSource) -> bool:
         with self._lock:
@@ -118,6 +149,8 @@ class SourceRegistry:
                 self.add_url(source.locator, source.title)
             else:
                 self.add_document(source.locator, source.title)
+            for passage in other.passages(source.locator):
+                self.add_passage(source.locator, passage)
 
     # ----------------------------------------------------------------- reading
 
@@ -287,10 +320,19 @@ class SourceRegistry:
         """JSON-safe form for checkpointed graph state."""
         return {
             "version": _FORMAT_VERSION,
-            "sources": [
-                {"locator": s.locator, "kind": s.kind, "title": s.title} for s in self.sources()
-            ],
+            "sources": [self._entry(s) for s in self.sources()],
         }
+
+    def _entry(self, source: RegisteredSource) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "locator": source.locator,
+            "kind": source.kind,
+            "title": source.title,
+        }
+        passages = self.passages(source.locator)
+        if passages:
+            entry["passages"] = passages
+        return entry
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> SourceRegistry:
@@ -312,6 +354,12 @@ class SourceRegistry:
                 registry.add_url(entry["locator"], title)
             else:
                 raise ValueError("registry data: 'kind' must be 'url' or 'document'")
+            passages = entry.get("passages") or []
+            if not isinstance(passages, list):
+                raise ValueError("registry data: 'passages' must be a list of strings")
+            for passage in passages:
+                if isinstance(passage, str):
+                    registry.add_passage(entry["locator"], passage)
         return registry
 
     @classmethod

@@ -25,9 +25,11 @@ LOCAL_RESULTS_FETCHED_PER_RESULT = 2  # fetch extra hits so dedupe still leaves 
 class SourceRecorder(Protocol):
     """What search and fetch need from the session's source registry."""
 
-    def add_url(self, url: str, title: str | None = None) -> Any: ...
+    def add_url(self, url: str, title: str | None = None, passage: str | None = None) -> Any: ...
 
-    def add_document(self, key: str, title: str | None = None) -> Any: ...
+    def add_document(
+        self, key: str, title: str | None = None, passage: str | None = None
+    ) -> Any: ...
 
 
 class SearchProvider(Protocol):
@@ -91,9 +93,9 @@ def record_sources(results: list[SearchResult], registry: SourceRecorder | None)
         return
     for result in results:
         if result.url:
-            registry.add_url(result.url, result.title or None)
+            registry.add_url(result.url, result.title or None, result.passage)
         elif result.document:
-            registry.add_document(result.document, result.title or None)
+            registry.add_document(result.document, result.title or None, result.passage)
 
 
 async def search(

@@ -155,7 +155,7 @@ def build_research_tools(
                 report.failed(error)
                 return f"Fetch failed: {error}"
             title, text = found
-            registry.add_document(target, title or None)
+            registry.add_document(target, title or None, text)
             report.succeeded(f"{len(text)} chars from {target}")
             return f"Fetched: {target}\nTitle: {title}\n\n{text}"
         return await _fetch_web(target, report)
@@ -166,9 +166,9 @@ def build_research_tools(
         except FetchError as exc:
             report.failed(str(exc))
             return f"Fetch failed: {exc}"
-        registry.add_url(page.final_url, page.title or None)
+        registry.add_url(page.final_url, page.title or None, page.text)
         if page.url != page.final_url:
-            registry.add_url(page.url, page.title or None)
+            registry.add_url(page.url, page.title or None, page.text)
         report.succeeded(f"{len(page.text)} chars: {page.title}")
         return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{page.text}"
 
