@@ -39,6 +39,7 @@ SearchProvider = Literal["exa", "local", "none"]
 ResearchMode = Literal["auto", "quick", "deep"]
 ToolCallingSetting = Literal["auto", "native", "prompted"]
 StructuredOutputSetting = Literal["auto", "json_schema", "json_object", "tool", "text"]
+GroundingMode = Literal["strict", "mark", "off"]
 
 
 class SettingsError(ValueError):
@@ -122,6 +123,11 @@ class Settings(BaseModel):
     max_llm_turns: int = _count(10, maximum=200)
     max_tool_iterations: int = _count(5, minimum=0, maximum=200)
 
+    # Report checking: what happens to a cited sentence its sources do not support.
+    grounding: GroundingMode = "strict"
+    # Review rounds of the draft (missing plan sections, unsupported sentences) and revisions.
+    critic_rounds: int = _count(2, minimum=0, maximum=10)
+
     @field_validator(
         "orchestrator_model",
         "researcher_model",
@@ -155,6 +161,7 @@ class Settings(BaseModel):
         "research_mode",
         "model_tool_calling",
         "model_structured_output",
+        "grounding",
         mode="before",
     )
     @classmethod
@@ -262,6 +269,7 @@ class Settings(BaseModel):
 _ALLOWED_HINTS: dict[str, str] = {
     "search_provider": "one of exa, local, none",
     "research_mode": "one of auto, quick, deep",
+    "grounding": "one of strict, mark, off",
     "model_tool_calling": "one of auto, native, prompted",
     "model_structured_output": "one of auto, json_schema, json_object, tool, text",
     "fetch_allowed_hosts": "comma-separated host or host:port entries, e.g. intranet.example:8080",

@@ -161,6 +161,37 @@ class CitationAuditEntry(BaseModel):
     reason: str | None = None
 
 
+class ClaimSupport(BaseModel):
+    """One cited sentence of a report, scored against the text its sources returned.
+
+    `action` is what grounding did with it: kept, removed (strict mode; not in the report)
+    or marked (mark mode; in the report with a visible marker).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    numbers: list[int] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    score: float = 0.0
+    status: Literal["supported", "weak", "unsupported"] = "unsupported"
+    reason: str = ""
+    action: Literal["kept", "removed", "marked"] = "kept"
+
+
+class ReportReviewed(_Event):
+    """One round of the critic's review of the draft report, and what happens next."""
+
+    type: Literal["report_reviewed"] = "report_reviewed"
+    round: int
+    max_rounds: int
+    missing_sections: list[str] = Field(default_factory=list)
+    unsupported_claims: int = 0
+    # clean: nothing found, the draft stands; revising: the writer rewrites it now;
+    # revision_failed: the writer could not, the draft stands.
+    outcome: Literal["clean", "revising", "revision_failed"] = "clean"
+
+
 class ReportReady(_Event):
     type: Literal["report_ready"] = "report_ready"
     report: str
@@ -169,6 +200,8 @@ class ReportReady(_Event):
     verification_reason: str = ""
     kept_citations: list[CitationAuditEntry] = Field(default_factory=list)
     removed_citations: list[CitationAuditEntry] = Field(default_factory=list)
+    claims: list[ClaimSupport] = Field(default_factory=list)
+    grounding: Literal["strict", "mark", "off"] = "off"
     report_path: str | None = None
     audit_path: str | None = None
     offline_notice: str | None = None
@@ -201,6 +234,7 @@ Event = Annotated[
     | MetricRecorded
     | UsageUpdated
     | ModelCallProgress
+    | ReportReviewed
     | ReportReady
     | RunFailed
     | RunFinished,
@@ -220,6 +254,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     MetricRecorded,
     UsageUpdated,
     ModelCallProgress,
+    ReportReviewed,
     ReportReady,
     RunFailed,
     RunFinished,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine.events import ModelCallProgress
+from engine.events import ModelCallProgress, ReportReviewed
 
 
 def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str | None:
-    """"writer model (host:port): writing… 120 tokens, 35s"; None once the call is over.
+    """ "writer model (host:port): writing… 120 tokens, 35s"; None once the call is over.
 
     `short` leaves out the endpoint, for a status line with little room.
     """
@@ -20,3 +20,21 @@ def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str
     if event.state == "retrying":
         return f"{where}: {event.detail}"
     return None
+
+
+def describe_review(event: ReportReviewed) -> str:
+    """ "review 1/2: 2 unsupported sentences, 1 section missing; revising"."""
+    found = []
+    if event.unsupported_claims:
+        plural = "s" if event.unsupported_claims != 1 else ""
+        found.append(f"{event.unsupported_claims} unsupported sentence{plural}")
+    if event.missing_sections:
+        count = len(event.missing_sections)
+        found.append(f"{count} section{'s' if count != 1 else ''} missing")
+    summary = ", ".join(found) or "nothing to fix"
+    outcome = {
+        "clean": "the draft stands",
+        "revising": "revising",
+        "revision_failed": "the revision failed; the draft stands",
+    }[event.outcome]
+    return f"review {event.round}/{event.max_rounds}: {summary}; {outcome}"

@@ -26,6 +26,7 @@ from engine.events import (
     PhaseChanged,
     PlanProposed,
     ReportReady,
+    ReportReviewed,
     ResearchUnitSummary,
     ResearchUnitUpdated,
     RouteDecided,
@@ -36,6 +37,7 @@ from engine.events import (
     ToolCalled,
     UsageUpdated,
 )
+from engine.progress_text import describe_review
 
 # Yield to the message loop at least this often while pumping a stream that never awaits.
 _YIELD_EVERY_SECONDS = 0.02
@@ -258,6 +260,10 @@ class EventBridge:
                 return SessionBegan(event)
             case PhaseChanged():
                 return PhaseUpdated(event)
+            case ReportReviewed():
+                # The writing phase goes on; the header says which review round it is in.
+                detail = describe_review(event)
+                return PhaseUpdated(PhaseChanged(phase="writing", detail=detail))
             case ClarificationRequested():
                 return ClarificationAsked(event)
             case PlanProposed():

@@ -39,6 +39,7 @@ VERIFICATION_REASONS = {
     "no_sources": "no source was retrieved",
     "no_valid_citations": "no citation points at a retrieved source",
     "no_inline_citations": "sources listed, but no sentence cites one",
+    "no_supported_claims": "no sentence is supported by the sources it cites",
 }
 
 GATE_STATUSES = {"none": "not checked yet", "pass": "passed", "retry": "needs more"}

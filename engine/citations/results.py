@@ -9,7 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field
 VerificationStatus = Literal["verified", "unverified"]
 # no_inline_citations: sources are listed, but no sentence of the report cites one.
 VerificationReason = Literal[
-    "valid_citations", "no_valid_citations", "no_inline_citations", "no_sources"
+    "valid_citations",
+    "no_valid_citations",
+    "no_inline_citations",
+    "no_sources",
+    "no_supported_claims",
 ]
 
 # Removal reasons of the verifier. A duplicate is recorded as `duplicate_of_citation_<k>`,

@@ -273,6 +273,10 @@ def progress_line(event: Any) -> str | None:
         return f"  {unit.id} {unit.status} ({detail}{duration})"
     if kind == "model_call_progress":
         return _model_progress_line(event)
+    if kind == "report_reviewed":
+        from engine.progress_text import describe_review
+
+        return f"  {describe_review(event)}"
     if kind == "runtime_progress" and event.quality_gate_status != "none":
         reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
         return f"  quality gate {event.quality_gate_status}{reason}"

@@ -3,7 +3,8 @@
 On a context-overflow error the writer is retried with smaller note subsets (three attempts
 in all); when it still cannot write, the report is assembled from the ledger (or the notes).
 Internal meta lines are stripped, and a Sources section built from the ledger is appended
-when the writer left none.
+when the writer left none. A written draft then goes through at most CRITIC_ROUNDS reviews
+(engine/grounding/critic.py); the writer revises after each one that finds something.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from engine.citations.evidence import EvidenceRecord
 from engine.citations.parse import parse_sources_section
 from engine.citations.registry import SourceRegistry
 from engine.emit import emit
-from engine.events import PhaseChanged
+from engine.events import PhaseChanged, ReportReviewed
+from engine.grounding.critic import critique
 from engine.middleware.guarded import guarded_text_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps
@@ -158,12 +160,58 @@ def build_final_report(deps: EngineDeps) -> Any:
         if text is None:
             emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
             text = assembled_report(state.get("question", ""), records, notes, registry)
-        text = strip_meta_lines(text)
-        if not parse_sources_section(text):
-            # A writer that cited nothing: sentences that restate a ledger claim cite its
-            # sources, numbered as the Sources section below will list them.
-            text = attribute_uncited(text, ledger_catalog(records, registry))
-        text = ensure_sources_section(text, records, registry)
+            return {"final_report": tidied(text, records, registry)}
+        text = tidied(text, records, registry)
+        text = await reviewed(text, state, system, prompt, deps)
         return {"final_report": text}
 
     return final_report
+
+
+def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -> str:
+    """A writer's text without meta lines, cited where it restates the ledger, with sources."""
+    text = strip_meta_lines(text)
+    if not parse_sources_section(text):
+        # A writer that cited nothing: sentences that restate a ledger claim cite its
+        # sources, numbered as the Sources section below will list them.
+        text = attribute_uncited(text, ledger_catalog(records, registry))
+    return ensure_sources_section(text, records, registry)
+
+
+async def reviewed(
+    draft: str, state: ResearchState, system: SystemMessage, prompt: str, deps: EngineDeps
+) -> str:
+    """The draft after the critic's rounds: revised while the critic finds something."""
+    rounds = deps.settings.critic_rounds
+    records = ledger_records(state.get("evidence_ledger"))
+    registry = SourceRegistry.from_dict(state.get("registry"))
+    plan = plan_of(state.get("plan"))
+    for number in range(1, rounds + 1):
+        found = critique(draft, plan, records, registry)
+        event = ReportReviewed(
+            round=number,
+            max_rounds=rounds,
+            missing_sections=found.missing_sections,
+            unsupported_claims=len(found.unsupported),
+        )
+        if found.clean:
+            emit(event)
+            return draft
+        emit(event.model_copy(update={"outcome": "revising"}))
+        revision = (
+            f"{prompt}\n\n## Your draft\n{draft}\n\n{found.as_instructions()}\n\n"
+            "Write the whole revised report."
+        )
+        try:
+            reply = await guarded_text_call(
+                deps.model_for("writer"), [system, HumanMessage(revision)], policy=deps.retry
+            )
+        except Exception:
+            # The draft stands: a revision is an improvement, never a reason to fail the run.
+            emit(event.model_copy(update={"outcome": "revision_failed"}))
+            return draft
+        if not reply.text.strip():
+            emit(event.model_copy(update={"outcome": "revision_failed"}))
+            return draft
+        draft = tidied(reply.text.strip(), records, registry)
+    return draft

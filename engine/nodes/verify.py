@@ -18,7 +18,14 @@ from engine.citations.sanitize import sanitize_report
 from engine.citations.verify import verify_citations
 from engine.data_dir import private_dir, write_private_text
 from engine.emit import emit
-from engine.events import OFFLINE_NOTICE, CitationAuditEntry, PhaseChanged, ReportReady
+from engine.events import (
+    OFFLINE_NOTICE,
+    CitationAuditEntry,
+    ClaimSupport,
+    PhaseChanged,
+    ReportReady,
+)
+from engine.grounding.enforce import ground_report
 from engine.nodes.deps import EngineDeps
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
@@ -30,6 +37,10 @@ UNSOURCED_BANNER = (
 UNCITED_BANNER = (
     "**Unverified answer:** it lists retrieved sources, but no sentence cites one; treat "
     "every claim below as unchecked."
+)
+UNSUPPORTED_BANNER = (
+    "**Unverified answer:** its sources were retrieved, but none of them supports what its "
+    "sentences claim; those sentences were removed or marked, see the audit."
 )
 UNVERIFIED_BANNER = (
     "**Unverified answer:** none of its citations points at a source that was retrieved; "
@@ -45,6 +56,8 @@ def unverified_banner(reason: str) -> str | None:
         return UNVERIFIED_BANNER
     if reason == "no_inline_citations":
         return UNCITED_BANNER
+    if reason == "no_supported_claims":
+        return UNSUPPORTED_BANNER
     return None
 
 
@@ -100,22 +113,35 @@ def build_verify(deps: EngineDeps) -> Any:
         # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
         # a model or the question survives into it.
         report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
-        banner = unverified_banner(verification.reason)
+        kept, removed = audit_entries(verification, sanitized)
+        grounded = ground_report(
+            report,
+            original=state.get("final_report", ""),
+            sources={entry.number: entry.source for entry in kept},
+            registry=registry,
+            mode=settings.grounding,
+        )
+        report = grounded.report
+        status, reason = verification.status, verification.reason
+        if status == "verified" and grounded.claims and not grounded.supported_left:
+            status, reason = "unverified", "no_supported_claims"
+        banner = unverified_banner(reason)
         if banner:
             # In the report itself, so every copy of it (file, screen, pipe) carries it.
             report = f"> {banner}\n\n{report}"
         notice = OFFLINE_NOTICE if settings.offline else None
         if notice:
             report = f"> {notice}\n\n{report}"
-        kept, removed = audit_entries(verification, sanitized)
         mode = "quick" if state.get("route") == "quick" else "deep"
         audit = {
             "question": terminal_safe(state.get("question", "")),
             "mode": mode,
-            "verification_status": verification.status,
-            "verification_reason": verification.reason,
+            "verification_status": status,
+            "verification_reason": reason,
             "kept_citations": [entry.model_dump() for entry in kept],
             "removed_citations": [entry.model_dump() for entry in removed],
+            "grounding": settings.grounding,
+            "claims": [claim.model_dump() for claim in grounded.claims],
             "verification": verification.model_dump(mode="json", exclude={"verified_report"}),
             "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
         }
@@ -155,6 +181,8 @@ def report_ready_event(values: dict[str, Any]) -> ReportReady:
         verification_reason=audit.get("verification_reason", ""),
         kept_citations=[CitationAuditEntry(**e) for e in audit.get("kept_citations", [])],
         removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
+        claims=[ClaimSupport(**claim) for claim in audit.get("claims", [])],
+        grounding=audit.get("grounding", "off"),
         report_path=values.get("report_path"),
         audit_path=values.get("audit_path"),
         offline_notice=OFFLINE_NOTICE if report.startswith(f"> {OFFLINE_NOTICE}") else None,

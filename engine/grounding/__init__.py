@@ -1,0 +1,1 @@
+"""Claim-level grounding: does each cited sentence say what its sources said?"""

@@ -1,0 +1,73 @@
+"""The sentences of a report's prose, each with the citation numbers it carries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from engine.citations.markers import find_inline_markers
+from engine.citations.sections import parse_report
+
+# A sentence ends at . ! or ? before a space or the end (not inside `functools.partial`);
+# markers written after its full stop ("… shootout. [1]") still belong to it.
+_MARKER_AFTER = r"(?:\s*\[\^?\d+(?:\s*[,–-]\s*\d+)*\])*"
+SENTENCE = re.compile(rf".+?(?:[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
+_SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>)")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the prose: where it sits in its line, and the numbers it cites."""
+
+    line: int
+    start: int
+    end: int
+    text: str
+    numbers: tuple[int, ...]
+
+
+def without_markers(text: str) -> str:
+    """`text` with citation markers out and spacing folded: a sentence's identity."""
+    stripped = text
+    for marker in reversed(find_inline_markers(text)):
+        stripped = stripped[: marker.start] + stripped[marker.end :]
+    return _WHITESPACE.sub(" ", stripped).strip().rstrip(".!?").strip().lower()
+
+
+def prose_line_count(report: str) -> int:
+    """How many leading lines of `report` are prose: the sources section starts after them."""
+    parsed = parse_report(report)
+    if parsed.heading_index is None and not parsed.entries:
+        return len(report.split("\n"))
+    # The lines of every block before the first sources heading or entry.
+    entries = [i for i, block in enumerate(parsed.blocks) if not isinstance(block, str)]
+    first = min([*parsed.heading_indexes, *entries])
+    return sum(len(str(block).split("\n")) for block in parsed.blocks[:first])
+
+
+def sentences(report: str, known_numbers: Collection[int] | None = None) -> Iterator[Sentence]:
+    """Every sentence of the prose above the sources section, skipping code, tables, quotes."""
+    lines = report.split("\n")
+    in_code = False
+    for index, line in enumerate(lines[: prose_line_count(report)]):
+        if _FENCE.match(line):
+            in_code = not in_code
+            continue
+        if in_code or not line.strip() or _SKIPPED_LINE.match(line):
+            continue
+        offset = 0
+        list_mark = _LIST_MARK.match(line)
+        if list_mark:
+            offset = list_mark.end()
+        for match in SENTENCE.finditer(line, offset):
+            text = match.group(0)
+            if not text.strip():
+                continue
+            numbers: list[int] = []
+            for marker in find_inline_markers(text, known_numbers):
+                numbers += [n for n in marker.numbers if n not in numbers]
+            yield Sentence(index, match.start(), match.end(), text, tuple(numbers))

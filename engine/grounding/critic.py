@@ -1,0 +1,128 @@
+"""The critic: a deterministic review of a draft report before it is verified.
+
+It finds two things a writer can fix: plan sections the draft leaves out although the
+evidence ledger holds findings for them, and cited sentences their sources do not support
+(scored as `ground_claims` scores them). No model is asked, so the review costs nothing, is
+the same on every model, and cannot itself invent a problem. The writer revises from its
+findings; the verifier and `ground_claims` still run on whatever the revision says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.parse import parse_sources_section
+from engine.citations.registry import SourceRegistry
+from engine.grounding.claims import sentences
+from engine.grounding.score import score_claim
+from engine.schemas import ResearchPlan
+from engine.sourcing.attribution import content_words
+
+# A plan section is covered when this share of its heading's words appears in one heading,
+# or of the track's title words anywhere in the draft.
+HEADING_SHARE = 0.5
+BODY_SHARE = 0.6
+MAX_FINDINGS_LISTED = 12
+_MAX_QUOTED = 300
+
+
+@dataclass(frozen=True)
+class UnsupportedSentence:
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Critique:
+    """What the critic found in one draft."""
+
+    missing_sections: list[str] = field(default_factory=list)
+    unsupported: list[UnsupportedSentence] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.missing_sections and not self.unsupported
+
+    def as_instructions(self) -> str:
+        """The findings, worded for the writer's revision."""
+        lines = ["## Reviewer findings on your draft"]
+        for section in self.missing_sections[:MAX_FINDINGS_LISTED]:
+            lines.append(
+                f'- Missing section "{section}": the evidence ledger has findings for it; '
+                "add the section, citing them."
+            )
+        for sentence in self.unsupported[:MAX_FINDINGS_LISTED]:
+            lines.append(f'- Unsupported: "{sentence.text[:_MAX_QUOTED]}" ({sentence.reason}).')
+        lines.append(
+            "Revise the draft: add the missing sections; rewrite each unsupported sentence so it "
+            "says only what its cited source says, or delete it. Keep every supported sentence "
+            "and its citation numbers, and keep the Sources section."
+        )
+        return "\n".join(lines)
+
+
+def _headings(draft: str) -> list[set[str]]:
+    return [
+        content_words(line.lstrip("#"))
+        for line in draft.splitlines()
+        if line.lstrip().startswith("#")
+    ]
+
+
+def _share(wanted: set[str], found: set[str]) -> float:
+    return len(wanted & found) / len(wanted) if wanted else 1.0
+
+
+def _missing_sections(
+    draft: str, plan: ResearchPlan | None, records: Sequence[EvidenceRecord]
+) -> list[str]:
+    if plan is None:
+        return []
+    headings = _headings(draft)
+    body = content_words(draft)
+    claims = [content_words(record.claim) for record in records]
+    missing = []
+    for track in plan.tracks:
+        section = content_words(track.section)
+        if any(_share(section, heading) >= HEADING_SHARE for heading in headings):
+            continue
+        if _share(content_words(track.title), body) >= BODY_SHARE:
+            continue
+        topic = content_words(" ".join([track.title, track.section, *track.queries]))
+        # A track the research never reached (capped runs) has nothing to write from.
+        if any(len(topic & claim) >= 2 for claim in claims):
+            missing.append(track.section)
+    return missing
+
+
+def _unsupported(draft: str, registry: SourceRegistry) -> list[UnsupportedSentence]:
+    sources: dict[int, str] = {}
+    for entry in parse_sources_section(draft):
+        locator = registry.lookup(entry.url or entry.key or "")
+        if locator is not None:
+            sources.setdefault(entry.number, locator)
+    found = []
+    for sentence in sentences(draft, set(sources)):
+        if not sentence.numbers:
+            continue
+        cited = [sources[n] for n in sentence.numbers if n in sources]
+        if not cited:
+            found.append(UnsupportedSentence(sentence.text.strip(), "it cites no retrieved source"))
+            continue
+        passages = [p for locator in dict.fromkeys(cited) for p in registry.passages(locator)]
+        verdict = score_claim(sentence.text, passages)
+        if verdict.status == "unsupported":
+            found.append(UnsupportedSentence(sentence.text.strip(), verdict.reason))
+    return found
+
+
+def critique(
+    draft: str,
+    plan: ResearchPlan | None,
+    records: Sequence[EvidenceRecord],
+    registry: SourceRegistry,
+) -> Critique:
+    """Review `draft` against the approved plan, the ledger and what its sources said."""
+    return Critique(_missing_sections(draft, plan, records), _unsupported(draft, registry))

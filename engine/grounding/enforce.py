@@ -1,0 +1,120 @@
+"""ground_claims: score every cited sentence of a verified report and act on the verdict.
+
+Runs after citation verification, on the report as the reader will get it. Each sentence
+carrying citations is scored against the text its cited sources returned (kept in the
+source registry). With GROUNDING=strict an unsupported sentence leaves the body for the
+audit; with `mark` it stays, followed by a visible marker; with `off` nothing changes but
+the scores are still recorded. A sentence whose every citation the verifier removed (its
+sources were never retrieved) is unsupported by definition: it never stays as an uncited fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.citations.registry import SourceRegistry
+from engine.citations.rewrite import tidy_after_removal
+from engine.config import GroundingMode
+from engine.events import ClaimSupport
+from engine.grounding.claims import Sentence, sentences, without_markers
+from engine.grounding.score import score_claim
+
+UNSUPPORTED_MARK = " _(unsupported by its sources)_"
+LOST_CITATIONS = "its citations were removed: none of their sources was retrieved"
+_MAX_CLAIM_CHARS = 600
+
+
+@dataclass
+class GroundedReport:
+    """The report after grounding, and every claim with its verdict."""
+
+    report: str
+    claims: list[ClaimSupport] = field(default_factory=list)
+
+    @property
+    def removed(self) -> list[ClaimSupport]:
+        return [claim for claim in self.claims if claim.action == "removed"]
+
+    @property
+    def supported_left(self) -> int:
+        """Claims still in the report that their sources support (weakly or well)."""
+        return sum(
+            1 for claim in self.claims if claim.action == "kept" and claim.status != "unsupported"
+        )
+
+
+def _cited_before(original: str) -> set[str]:
+    """Sentences of the writer's report that carried a citation, as `without_markers` folds them."""
+    return {without_markers(s.text) for s in sentences(original) if s.numbers}
+
+
+def _claim(
+    sentence: Sentence, sources: Mapping[int, str], registry: SourceRegistry
+) -> ClaimSupport:
+    cited = [n for n in sentence.numbers if n in sources]
+    locators = list(dict.fromkeys(sources[n] for n in cited))
+    passages = [p for locator in locators for p in registry.passages(locator)]
+    verdict = score_claim(sentence.text, passages)
+    return ClaimSupport(
+        text=sentence.text.strip()[:_MAX_CLAIM_CHARS],
+        numbers=cited,
+        sources=locators,
+        score=verdict.score,
+        status=verdict.status,
+        reason=verdict.reason,
+    )
+
+
+def ground_report(
+    report: str,
+    *,
+    original: str,
+    sources: Mapping[int, str],
+    registry: SourceRegistry,
+    mode: GroundingMode,
+) -> GroundedReport:
+    """Score `report`'s claims; remove or mark the unsupported ones as `mode` says.
+
+    `sources` maps each citation number of `report` to the registry locator it stands for;
+    `original` is the writer's text before verification (to find sentences that lost every
+    citation there).
+    """
+    lost = _cited_before(original)
+    lines = report.split("\n")
+    claims: list[ClaimSupport] = []
+    edits: dict[int, list[tuple[int, int, str]]] = {}
+    for sentence in sentences(report, set(sources)):
+        if sentence.numbers:
+            claim = _claim(sentence, sources, registry)
+        elif without_markers(sentence.text) in lost:
+            text = sentence.text.strip()[:_MAX_CLAIM_CHARS]
+            claim = ClaimSupport(text=text, reason=LOST_CITATIONS)
+        else:
+            continue
+        if claim.status == "unsupported" and mode == "strict":
+            claim = claim.model_copy(update={"action": "removed"})
+            edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, ""))
+        elif claim.status == "unsupported" and mode == "mark":
+            claim = claim.model_copy(update={"action": "marked"})
+            marked = sentence.text.rstrip() + UNSUPPORTED_MARK
+            edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, marked))
+        claims.append(claim)
+    if not edits:
+        return GroundedReport(report, claims)
+    for index, changes in edits.items():
+        line = lines[index]
+        for start, end, replacement in sorted(changes, reverse=True):
+            line = line[:start] + replacement + line[end:]
+        lines[index] = _emptied(lines[index], line)
+    return GroundedReport(tidy_after_removal("\n".join(lines), report), claims)
+
+
+def _emptied(before: str, after: str) -> str:
+    """`after`, or nothing when only a list mark or spaces are left of the line."""
+    stripped = after.strip()
+    if not stripped or stripped in {"-", "*", "+"} or stripped.rstrip(".)").isdigit():
+        return ""
+    if before[:1].isspace() or after[:1] != " ":
+        return after.rstrip()
+    return after.strip()
