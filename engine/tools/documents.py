@@ -134,6 +134,46 @@ def refuse_binary(path: Path) -> None:
             raise ExtractionError("binary file, not text")
 
 
+def without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """One Markdown line without its HTML comments; whether a comment is still open after it."""
+    kept = []
+    rest = line
+    while rest:
+        if in_comment:
+            end = rest.find("-->")
+            if end < 0:
+                return "".join(kept), True
+            rest, in_comment = rest[end + 3 :], False
+            continue
+        start = rest.find("<!--")
+        if start < 0:
+            kept.append(rest)
+            break
+        kept.append(rest[:start])
+        rest, in_comment = rest[start + 4 :], True
+    return "".join(kept), in_comment
+
+
+def markdown_without_comments(text: str) -> str:
+    """Markdown without HTML comments outside code blocks, as `stream_chunks` reads it.
+
+    Documentation carries build metadata in comments (`<!-- YAML added: v0.1.16 -->`): never
+    shown when rendered, so never a passage either.
+    """
+    lines: list[str] = []
+    in_code = in_comment = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```") and not in_comment:
+            in_code = not in_code
+        if not in_code:
+            had_text = bool(line.strip())
+            line, in_comment = without_comments(line, in_comment)
+            if had_text and not line.strip():
+                continue  # a comment line is not a paragraph break
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _parse(path: Path, key: str, name: str) -> ParsedDocument:
     suffix = path.suffix.lower()
     refuse_binary(path)
@@ -152,7 +192,7 @@ def _parse(path: Path, key: str, name: str) -> ParsedDocument:
         title = extracted.title or name
         return ParsedDocument(title, split_by_headings(extracted.text, key, title))
     if suffix in (".md", ".markdown"):
-        text = _read_text(path)
+        text = markdown_without_comments(_read_text(path))
         first = next((m for m in map(_HEADING.match, text.splitlines()) if m), None)
         title = one_paragraph(first.group(2)) if first else name
         return ParsedDocument(title, split_by_headings(text, key, title))

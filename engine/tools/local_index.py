@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 from engine.config import Settings
@@ -49,6 +50,10 @@ MMAP_BYTES = 256 * 1024 * 1024
 CACHE_KIB = 16 * 1024
 # At most this many chunks are scored for an OR query (each scored chunk costs a few µs).
 OR_SCORING_BUDGET = 4000
+# Chunks missing one query word (queries of up to 10 words), then two (up to 7): each is
+# a cheap AND query, 10 and 21 of them at most.
+MAX_WORDS_MISSING = 2
+LEAVE_OUT_MAX_TERMS = {1: 10, 2: 7}
 Progress = Callable[[int, int, str], None]
 DEFAULT_MAX_FILE_BYTES = Settings.model_fields["index_max_file_bytes"].default
 # Text and Markdown files from this size on are chunked as they are read, in this process.
@@ -551,6 +556,23 @@ class LocalIndex:
         rows = self._ranked(conn, quoted(terms, "AND"), folder_id, wanted)
         if len(rows) >= limit or len(terms) == 1:
             return rows
+        seen = {row[0] for row in rows}
+        # A question's words are rarely all in the passage that answers it ("How many
+        # listeners…" vs "a maximum of 10 listeners"): chunks missing one word, then two,
+        # ranked together, come before any guess about which word matters least.
+        for missing in range(1, MAX_WORDS_MISSING + 1):
+            if len(terms) - missing < 2 or len(terms) > LEAVE_OUT_MAX_TERMS[missing]:
+                break
+            tier: list[tuple[int, str, str, str, str, float]] = []
+            for left_out in combinations(range(len(terms)), missing):
+                kept = [term for i, term in enumerate(terms) if i not in left_out]
+                for row in self._ranked(conn, quoted(kept, "AND"), folder_id, wanted):
+                    if row[0] not in seen:
+                        seen.add(row[0])
+                        tier.append(row)
+            rows += sorted(tier, key=lambda row: (row[5], row[0]))[:wanted]
+            if len(rows) >= limit:
+                return rows
         frequency = {
             term: conn.execute(
                 "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (f'"{term}"',)
@@ -558,7 +580,6 @@ class LocalIndex:
             for term in terms
         }
         rarest_first = sorted(terms, key=lambda term: (frequency[term], term))
-        seen = {row[0] for row in rows}
         subset = rarest_first
         while len(rows) < limit and len(subset) > 1:
             subset = subset[:-1]

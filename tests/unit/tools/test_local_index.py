@@ -225,3 +225,30 @@ def test_index_falls_back_to_this_process_when_workers_cannot_start(
     stats = index.refresh()
     assert stats.files_indexed == 15 and stats.files_skipped == 0
     assert index.search("VACUUM reclaims pages", 5)[0].document_key == "notes.md"
+
+
+def test_a_passage_missing_one_question_word_beats_passages_with_only_rare_words(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "events.md").write_text(
+        "# Events\n\n## defaultMaxListeners\n\nBy default, a maximum of 10 listeners can be "
+        "registered for any single event on an EventEmitter.\n",
+        encoding="utf-8",
+    )
+    # The question's rarest word ("many") is not in the answer; dropping the commonest words
+    # first would keep it and rank this page, which has nothing else of the question, first.
+    (docs / "noise.md").write_text("# Noise\n\nMany listeners are noisy.\n", encoding="utf-8")
+    for n in range(6):
+        (docs / f"common{n}.md").write_text(
+            f"# Common {n}\n\nA single event is registered by default on an EventEmitter ({n}).\n",
+            encoding="utf-8",
+        )
+    index = _index(tmp_path, docs)
+    index.refresh()
+    hits = index.search(
+        "How many listeners can be registered for a single event on an EventEmitter by default?",
+        3,
+    )
+    assert hits[0].document_key == "events.md"
