@@ -206,9 +206,15 @@ async def _download(url: str, settings: Settings, resolver: Resolver | None) -> 
 
 
 async def fetch_page(
-    url: str, settings: Settings, *, resolver: Resolver | None = None
+    url: str,
+    settings: Settings,
+    *,
+    resolver: Resolver | None = None,
+    max_chars: int | None = MAX_TEXT_CHARS,
 ) -> FetchedPage:
-    """Fetch `url` and return its readable text, or raise `FetchError` with a safe message."""
+    """Fetch `url` and return its readable text, or raise `FetchError` with a safe message.
+
+    The text is cut to `max_chars` (None: the whole text, which the body cap bounds)."""
     try:
         # One deadline for all network work (slow-drip servers defeat per-read timeouts);
         # extraction comes after, in a thread, and is not cut short halfway.
@@ -234,7 +240,7 @@ async def fetch_page(
         url=url,
         final_url=download.final_url,
         title=extracted.title or download.final_url,
-        text=clip(extracted.text, MAX_TEXT_CHARS),
+        text=extracted.text if max_chars is None else clip(extracted.text, max_chars),
         content_type=media,
     )
 

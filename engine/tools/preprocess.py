@@ -17,28 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from engine.tools.extract import clip, one_paragraph
+from engine.tools.extract import one_paragraph
+from engine.tools.rerank import select_passages
 
 MAX_PASSAGE_CHARS = 1200
 _WORD = re.compile(r"\w+", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_SHORT_WORDS = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "are",
-        "how",
-        "what",
-        "why",
-        "when",
-        "does",
-        "with",
-        "from",
-        "that",
-        "this",
-    ]
-)
+# A passage is picked sentence by sentence; a longer sentence is cut at words to this size.
+PASSAGE_SENTENCE_CHARS = 400
 
 
 @dataclass(frozen=True)
@@ -64,31 +49,22 @@ class Preprocessed:
     duplicates_removed: int
 
 
-def _query_terms(query: str) -> set[str]:
-    return {
-        w for w in (t.lower() for t in _WORD.findall(query)) if len(w) > 2 and w not in _SHORT_WORDS
-    }
-
-
 def best_passage(text: str, query: str, limit: int = MAX_PASSAGE_CHARS) -> str:
-    """The run of sentences that best matches the query, at most `limit` characters."""
-    text = one_paragraph(text)
-    if len(text) <= limit:
-        return text
-    sentences = [s for s in _SENTENCE_END.split(text) if s]
-    terms = _query_terms(query)
+    """The stretch of sentences that best matches the query, at most `limit` characters.
 
-    def hits(sentence: str) -> int:
-        return len(terms & {w.lower() for w in _WORD.findall(sentence)})
-
-    best = max(range(len(sentences)), key=lambda i: (hits(sentences[i]), -i)) if terms else 0
-    passage = ""
-    for sentence in sentences[best:]:
-        candidate = f"{passage} {sentence}".strip()
-        if len(candidate) > limit:
-            break
-        passage = candidate
-    return passage or clip(sentences[best], limit)
+    The same BM25 ranking as a long fetched page (engine/tools/rerank.py), at sentence
+    granularity: the best sentence, then the ones after it (then before it) while they fit.
+    One stretch, no elision marks: a passage stays one plain paragraph.
+    """
+    return select_passages(
+        one_paragraph(text),
+        query,
+        limit,
+        include_head=False,
+        single_run=True,
+        chunk_chars=1,
+        max_chunk_chars=PASSAGE_SENTENCE_CHARS,
+    )
 
 
 def _field(item: Any, *names: str) -> Any:

@@ -3,6 +3,11 @@
 Each tool records every URL or document key it returns in the session's source registry
 before the model sees the text, reports itself with `ToolCalled` events (started, then
 succeeded or failed), and never raises: a failure is one clear sentence the model can act on.
+
+A page or document longer than `MAX_TEXT_CHARS` is not cut to its head: `fetch_url` shows the
+passages that best match the research unit's focus (else the latest search made through the
+same tools), in document order with `[…]` between them (engine/tools/rerank.py). The registry
+keeps exactly the text the model was shown.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from pydantic import BaseModel, Field
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import ToolCalled
+from engine.tools.extract import clip
 from engine.tools.fetch import MAX_TEXT_CHARS, FetchError, fetch_page
 from engine.tools.local_index import LocalIndex
 from engine.tools.preprocess import format_results
+from engine.tools.rerank import select_passages
 from engine.tools.search import SourceRecorder, clean_query, provider_for, search
 from engine.tools.search_errors import SearchError
 
@@ -92,6 +99,7 @@ def _looks_like_document_key(value: str) -> bool:
 
 
 async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None:
+    """A local document's title and whole text by its key, or None."""
     index = LocalIndex(
         settings.index_db_path,
         settings.resolved_documents_path,
@@ -104,24 +112,49 @@ async def _read_document(key: str, settings: Settings) -> tuple[str, str] | None
         document = await asyncio.to_thread(index.document, key)
     if document is None:
         return None
-    return document.title, document.text[:MAX_TEXT_CHARS]
+    return document.title, document.text
+
+
+async def shown_text(text: str, query: str | None, *, document: bool = False) -> str:
+    """What the model reads of a fetched text: all of it when it fits `MAX_TEXT_CHARS`, else
+    the passages that best match `query`, else (no query) its head as before reranking."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text
+    if not query:
+        return text[:MAX_TEXT_CHARS] if document else clip(text, MAX_TEXT_CHARS)
+    return await asyncio.to_thread(select_passages, text, query, MAX_TEXT_CHARS)
 
 
 MIN_RESULTS_ASKED = 4
 
 
 def build_research_tools(
-    settings: Settings, registry: SourceRecorder, *, unit_id: str | None = None
+    settings: Settings,
+    registry: SourceRecorder,
+    *,
+    unit_id: str | None = None,
+    focus: str | None = None,
 ) -> list[BaseTool]:
-    """search_web (absent when the provider is `none`), fetch_url and think_tool."""
+    """search_web (absent when the provider is `none`), fetch_url and think_tool.
+
+    `focus` (the research unit's topic or question) is what a long fetched text is ranked
+    against; without one, the latest query searched through these tools is.
+    """
     from langchain_core.tools import StructuredTool
 
     provider_name = settings.resolved_search_provider
+    searched: list[str] = []  # the latest search_web query, once there is one
+
+    def fetch_focus() -> str | None:
+        if focus and focus.strip():
+            return focus
+        return searched[-1] if searched else None
 
     async def search_web(query: str, max_results: int | None = None) -> str:
         report = _CallReport("search_web", unit_id, query)
         try:
             shown, _ = clean_query(query)
+            searched[:] = [shown]
             results = await search(
                 query,
                 settings,
@@ -154,7 +187,8 @@ def build_research_tools(
                 error = "not an http(s) URL or a known document key"
                 report.failed(error)
                 return f"Fetch failed: {error}"
-            title, text = found
+            title, full_text = found
+            text = await shown_text(full_text, fetch_focus(), document=True)
             registry.add_document(target, title or None, text)
             report.succeeded(f"{len(text)} chars from {target}")
             return f"Fetched: {target}\nTitle: {title}\n\n{text}"
@@ -162,15 +196,16 @@ def build_research_tools(
 
     async def _fetch_web(target: str, report: _CallReport) -> str:
         try:
-            page = await fetch_page(target, settings)
+            page = await fetch_page(target, settings, max_chars=None)
         except FetchError as exc:
             report.failed(str(exc))
             return f"Fetch failed: {exc}"
-        registry.add_url(page.final_url, page.title or None, page.text)
+        text = await shown_text(page.text, fetch_focus())
+        registry.add_url(page.final_url, page.title or None, text)
         if page.url != page.final_url:
-            registry.add_url(page.url, page.title or None, page.text)
-        report.succeeded(f"{len(page.text)} chars: {page.title}")
-        return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{page.text}"
+            registry.add_url(page.url, page.title or None, text)
+        report.succeeded(f"{len(text)} chars: {page.title}")
+        return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{text}"
 
     async def think_tool(reflection: str) -> str:
         report = _CallReport("think_tool", unit_id, reflection)
