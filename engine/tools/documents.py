@@ -136,7 +136,7 @@ def refuse_binary(path: Path) -> None:
 
 def without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
     """One Markdown line without its HTML comments; whether a comment is still open after it."""
-    kept = []
+    kept: list[str] = []
     rest = line
     while rest:
         if in_comment:

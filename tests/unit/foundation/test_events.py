@@ -12,6 +12,7 @@ from engine.citations.evidence import EvidenceRecord
 from engine.events import (
     EVENT_TYPES,
     CitationAuditEntry,
+    ClaimSupport,
     ClarificationRequested,
     EvidenceAdded,
     MetricRecorded,
@@ -19,6 +20,7 @@ from engine.events import (
     PhaseChanged,
     PlanProposed,
     ReportReady,
+    ReportReviewed,
     ResearchUnitSummary,
     ResearchUnitUpdated,
     RouteDecided,
@@ -94,7 +96,24 @@ SAMPLES: list[Any] = [
         verification_reason="valid_citations",
         kept_citations=[CitationAuditEntry(number=1, source="https://a.example/x")],
         removed_citations=[CitationAuditEntry(number=2, source="x", reason="unverifiable")],
+        claims=[
+            ClaimSupport(
+                text="Text [1].",
+                numbers=[1],
+                sources=["https://a.example/x"],
+                score=0.8,
+                status="supported",
+            )
+        ],
+        grounding="strict",
         report_path="/tmp/r.md",
+    ),
+    ReportReviewed(
+        round=1,
+        max_rounds=2,
+        missing_sections=["Timeouts"],
+        unsupported_claims=2,
+        outcome="revising",
     ),
     RunFailed(error="research unit timed out", phase="researching", session_id="s1"),
     RunFinished(session_id="s1", status="completed"),

@@ -124,7 +124,7 @@ async def test_the_writer_revises_until_the_critic_finds_nothing(
     model = ScriptedChatModel.sequence([BAD, fixed])
     result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
     assert result["final_report"] == fixed.strip()
-    revision = [m.content for m in model.calls[1] if isinstance(m, HumanMessage)][0]
+    revision = next(m.content for m in model.calls[1] if isinstance(m, HumanMessage))
     assert "## Your draft" in revision and "evicts entries after 600 seconds" in revision
     reviews = [e for e in events if isinstance(e, ReportReviewed)]
     assert [(e.round, e.outcome) for e in reviews] == [(1, "revising"), (2, "clean")]

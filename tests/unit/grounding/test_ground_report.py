@@ -1,0 +1,120 @@
+"""ground_report: unsupported claims leave the body (strict) or are marked (mark)."""
+
+from __future__ import annotations
+
+from engine.citations.registry import SourceRegistry
+from engine.grounding.enforce import LOST_CITATIONS, UNSUPPORTED_MARK, ground_report
+from engine.grounding.score import NO_TEXT, score_claim
+
+LRU = (
+    "@functools.lru_cache(maxsize=128, typed=False) Decorator to wrap a function with a "
+    "memoizing callable that saves up to the maxsize most recent calls. The cache is "
+    "threadsafe so that the wrapped function can be used in multiple threads."
+)
+QUEUE = (
+    "asyncio.Queue: A first in, first out (FIFO) queue. If maxsize is less than or equal to "
+    "zero, the queue size is infinite. join() blocks until all items in the queue have been "
+    "received and processed."
+)
+
+
+def _registry() -> SourceRegistry:
+    registry = SourceRegistry()
+    registry.add_document("functools.html", "functools", LRU)
+    registry.add_document("asyncio-queue.html", "Queues", QUEUE)
+    return registry
+
+
+SOURCES = {1: "functools.html", 2: "asyncio-queue.html"}
+REPORT = (
+    "# Caching and queues\n\n"
+    "lru_cache saves up to 128 of the most recent calls by default [1]. "
+    "Its cache holds at most 512 entries unless configured otherwise [1].\n\n"
+    "- Queue.join() blocks until every item has been received and processed [2].\n"
+    "- A background thread persists queues to disk [2].\n\n"
+    "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+)
+
+
+def test_strict_removes_unsupported_claims_and_keeps_supported_ones() -> None:
+    grounded = ground_report(
+        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    assert "128 of the most recent calls by default [1]." in grounded.report
+    assert "Queue.join() blocks until every item" in grounded.report
+    assert "512" not in grounded.report
+    assert "persists queues" not in grounded.report
+    assert "\n- \n" not in grounded.report and "\n-\n" not in grounded.report
+    assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
+    removed = {claim.text: claim for claim in grounded.removed}
+    assert len(removed) == 2
+    assert any("512" in text for text in removed)
+    assert all(claim.status == "unsupported" and claim.reason for claim in removed.values())
+    assert grounded.supported_left == 2
+
+
+def test_mark_keeps_unsupported_claims_with_a_visible_marker() -> None:
+    grounded = ground_report(
+        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="mark"
+    )
+    assert f"otherwise [1].{UNSUPPORTED_MARK}" in grounded.report
+    assert f"persists queues to disk [2].{UNSUPPORTED_MARK}" in grounded.report
+    assert grounded.report.count(UNSUPPORTED_MARK) == 2
+    assert [claim.action for claim in grounded.claims].count("marked") == 2
+
+
+def test_off_changes_nothing_but_still_scores() -> None:
+    grounded = ground_report(
+        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="off"
+    )
+    assert grounded.report == REPORT
+    assert [claim.status for claim in grounded.claims].count("unsupported") == 2
+
+
+def test_a_sentence_that_lost_every_citation_in_verification_is_unsupported() -> None:
+    original = "Tasks are cancelled by magic [7]. lru_cache saves up to 128 recent calls [1].\n"
+    verified = (
+        "Tasks are cancelled by magic. lru_cache saves up to 128 recent calls [1].\n\n"
+        "## Sources\n[1] functools — functools.html\n"
+    )
+    grounded = ground_report(
+        verified,
+        original=original,
+        sources={1: "functools.html"},
+        registry=_registry(),
+        mode="strict",
+    )
+    assert "magic" not in grounded.report
+    assert grounded.removed[0].reason == LOST_CITATIONS
+    # A sentence that never carried a citation is the writer's framing, not a lost claim.
+    plain = "An introduction without sources. " + verified
+    kept = ground_report(
+        plain,
+        original=plain,
+        sources={1: "functools.html"},
+        registry=_registry(),
+        mode="strict",
+    )
+    assert "An introduction without sources." in kept.report
+
+
+def test_code_and_headings_are_not_claims() -> None:
+    report = "## A heading [1]\n\n```\nx = 512  # [1].\n```\n\nlru_cache keeps 128 calls [1].\n"
+    grounded = ground_report(
+        report,
+        original=report,
+        sources={1: "functools.html"},
+        registry=_registry(),
+        mode="strict",
+    )
+    assert grounded.report == report
+    assert [claim.text for claim in grounded.claims] == ["lru_cache keeps 128 calls [1]."]
+
+
+def test_the_score_catches_what_fluent_wrong_sentences_change() -> None:
+    assert score_claim("lru_cache keeps up to 128 recent calls", [LRU]).status == "supported"
+    assert score_claim("lru_cache keeps up to 256 recent calls", [LRU]).reason.endswith("256")
+    assert score_claim("The cache is not threadsafe", [LRU]).status == "unsupported"
+    assert score_claim("asyncio.Lock blocks until released", [LRU]).status == "unsupported"
+    assert score_claim("Python was created by Guido", [LRU]).status == "unsupported"
+    assert score_claim("Anything at all [1]", []).reason == NO_TEXT
