@@ -1,7 +1,8 @@
 """Research sessions against the real model server the settings configure: time, calls, tokens.
 
     uv run python bench/real_model.py [--mode quick|deep|both] [--questions N]
-                                      [--questions-file FILE] [--run-timeout SECONDS] [--quiet]
+                                      [--questions-file FILE] [--keep DIR]
+                                      [--run-timeout SECONDS] [--quiet]
 
 Reads the settings as `deepresearch` does (environment, then `.env`) and refuses (exit 2)
 when they select the offline model or the endpoint does not answer `GET /models`. Each
@@ -14,16 +15,19 @@ local search index (built once, before any timing) and the endpoint's model prof
 capability probes are paid at most once; the first row says when it paid them).
 
 Quick mode asks up to 10 factual questions whose answers are on pages of the bundled
-corpus (docs/samples). On another corpus, point DOCUMENTS_DIR at it and pass
+corpus (docs/samples). On another corpus, point DOCUMENTS_PATH at it and pass
 `--questions-file` (one question per line; blank lines and lines starting with # are
-skipped). Deep mode asks one broader question with small caps (below; a
+skipped); with `--mode deep` the file's questions are asked as deep runs. `--keep DIR` keeps
+each run's report and audit. Deep mode asks one broader question with small caps (below; a
 variable already set in the environment wins). The plan holds 3 to 6 tracks and is approved
 as proposed; MAX_RESEARCHER_ITERATIONS=2 researches two of them, at most two at once.
 
 Columns: model calls and prompt/completion tokens are summed from `UsageUpdated` events
 (the engine's own metering); `requests` counts the chat requests actually sent to the
 server (every attempt of every call, structured output and capability probes included),
-so a gap between the two is work the metering does not see. tokens/s is completion tokens
+so a gap between the two is work the metering does not see. "claims supported/removed" is
+the report's cited sentences, how many their sources support, and how many grounding took
+out (GROUNDING=strict). tokens/s is completion tokens
 over the whole wall time (prompt processing, tools and retries included), not the
 server's generation speed. Progress lines go to stderr as `deepresearch run` prints them.
 """
@@ -96,6 +100,9 @@ class Row:
     requests: int
     kept: int | None
     removed: int | None
+    claims: int | None
+    claims_supported: int | None
+    claims_removed: int | None
     verification: str
     completed: bool
     exit_reason: str
@@ -239,6 +246,13 @@ async def _one_session(
         requests=requests[0],
         kept=len(report.kept_citations) if report else None,
         removed=len(report.removed_citations) if report else None,
+        claims=len(report.claims) if report else None,
+        claims_supported=(
+            sum(1 for claim in report.claims if claim.status == "supported") if report else None
+        ),
+        claims_removed=(
+            sum(1 for claim in report.claims if claim.action == "removed") if report else None
+        ),
         verification=report.verification_status if report else "-",
         completed=any(event.status == "completed" for event in finished),
         exit_reason=reason,
@@ -257,6 +271,7 @@ HEADER = (
     "tok/s",
     "requests",
     "cites kept/removed",
+    "claims supported/removed",
     "verification",
     "completed",
     "exit reason",
@@ -269,6 +284,11 @@ def _cells(row: Row) -> tuple[str, ...]:
     if len(question) > QUESTION_WIDTH:
         question = question[: QUESTION_WIDTH - 1] + "…"
     cites = "-" if row.kept is None else f"{row.kept} / {row.removed}"
+    claims = (
+        "-"
+        if row.claims is None
+        else f"{row.claims}: {row.claims_supported} / {row.claims_removed}"
+    )
     return (
         row.mode,
         question,
@@ -279,6 +299,7 @@ def _cells(row: Row) -> tuple[str, ...]:
         f"{row.tokens_per_second:.1f}",
         str(row.requests),
         cites,
+        claims,
         row.verification,
         "yes" if row.completed else "no",
         row.exit_reason,
@@ -354,6 +375,9 @@ def main() -> None:
         type=Path,
         help="ask these quick questions (one per line) instead of the built-in ones",
     )
+    parser.add_argument(
+        "--keep", type=Path, help="copy each run's report and audit into this folder"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args()
     questions = QUICK_QUESTIONS
@@ -374,7 +398,8 @@ def main() -> None:
         asked = questions if args.questions_file is not None else questions[: args.questions]
         plan += [("quick", question, {}) for question in asked]
     if args.mode in ("deep", "both"):
-        plan.append(("deep", DEEP_QUESTION, DEEP_CAPS))
+        deep = questions if args.questions_file is not None else (DEEP_QUESTION,)
+        plan += [("deep", question, DEEP_CAPS) for question in deep]
 
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="deepresearch-bench-") as tmp:
@@ -398,6 +423,8 @@ def main() -> None:
                 _one_session(mode, question, run_dir, caps, args.run_timeout, args.quiet)
             )
             rows.append(row)
+            if args.keep is not None and (run_dir / "reports").is_dir():
+                shutil.copytree(run_dir / "reports", args.keep / f"run{number}-{mode}")
             if (run_dir / PROFILE_CACHE_FILE).is_file():
                 shutil.copy2(run_dir / PROFILE_CACHE_FILE, profiles)
             print(render_table([row]).splitlines()[-1], file=sys.stderr, flush=True)

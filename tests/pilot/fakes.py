@@ -15,6 +15,7 @@ from typing import Any
 from engine.citations.evidence import EvidenceRecord
 from engine.events import (
     CitationAuditEntry,
+    ClaimSupport,
     ClarificationRequested,
     Event,
     EvidenceAdded,
@@ -298,6 +299,24 @@ def report_event(**extra: Any) -> ReportReady:
             CitationAuditEntry(
                 number=4, source="https://example.invalid/blog", reason="never retrieved"
             )
+        ],
+        "grounding": "strict",
+        "claims": [
+            ClaimSupport(
+                text="Native coroutines are declared with `async def` [3].",
+                numbers=[3],
+                sources=[SOURCES[2]],
+                score=0.9,
+                status="supported",
+            ),
+            ClaimSupport(
+                text="Tasks run on a thread pool by default [2].",
+                numbers=[2],
+                sources=[SOURCES[0]],
+                status="unsupported",
+                reason="its sources do not say this",
+                action="removed",
+            ),
         ],
     }
     data.update(extra)

@@ -213,6 +213,9 @@ async def test_audit_export_and_copy(tmp_path: Path) -> None:
         assert isinstance(app.screen, AuditScreen)
         text = detail_text(app.screen)
         assert "Kept (3)" in text and "Removed (1)" in text and "never retrieved" in text
+        assert "Claims (2) — grounding strict" in text
+        assert "Tasks run on a thread pool by default [2]." in text
+        assert "unsupported 0.00  removed" in text and "its sources do not say this" in text
         await pilot.press("escape", "e")
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen)  # export asks where, offering the default

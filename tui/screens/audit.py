@@ -1,4 +1,4 @@
-"""The verification audit: which citations were kept and which were removed, and why."""
+"""The verification audit: citations kept and removed, and every claim's support, and why."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
     from engine.events import ReportReady
+
+
+_CLAIM_STYLES = {"supported": "bold green", "weak": "bold yellow", "unsupported": "bold red"}
 
 
 class AuditScreen(DetailScreen):
@@ -41,4 +44,21 @@ class AuditScreen(DetailScreen):
         for entry in report.removed_citations:
             line = Text.assemble((f"[{entry.number}] ", "bold red"), entry.source)
             line.append(f"\n  reason: {entry.reason or 'not given'}")
+            yield line
+        yield from self._claims()
+
+    def _claims(self) -> Iterable[Text]:
+        claims = self.report.claims
+        yield heading(f"Claims ({len(claims)}) — grounding {self.report.grounding}")
+        if not claims:
+            yield Text("No claim-level grounding was recorded.", style="dim")
+        for claim in claims:
+            style = _CLAIM_STYLES.get(claim.status, "")
+            line = Text.assemble(
+                (f"{claim.status} {claim.score:.2f}", style),
+                (f"  {claim.action}", "bold" if claim.action != "kept" else "dim"),
+                f"\n  {claim.text}",
+            )
+            if claim.reason and claim.status != "supported":
+                line.append(f"\n  reason: {claim.reason}", style="dim")
             yield line

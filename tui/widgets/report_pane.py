@@ -114,7 +114,11 @@ class ReportPane(Vertical, can_focus=True):
         else:
             await body.update(text)
         kept, removed = len(report.kept_citations), len(report.removed_citations)
-        self.border_subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
+        subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
+        if report.claims:
+            supported = sum(1 for claim in report.claims if claim.status == "supported")
+            subtitle += f" · {supported}/{len(report.claims)} claims supported"
+        self.border_subtitle = subtitle
         self._show_status()
         self.refresh_bindings()
 
