@@ -100,16 +100,39 @@ class SourceRegistry:
             if locator not in self._position:
                 return
             kept = self._passages.setdefault(locator, [])
-            room = MAX_PASSAGE_CHARS_PER_SOURCE - sum(len(p) for p in kept)
-            if room <= 0 or any(text in known for known in kept):
+            if any(text in known for known in kept):
                 return
+            # A longer text that contains a kept passage replaces it before room is counted.
             kept[:] = [known for known in kept if known not in text]
-            kept.append(text[:room])
+            room = MAX_PASSAGE_CHARS_PER_SOURCE - sum(len(p) for p in kept)
+            if room > 0:
+                kept.append(text[:room])
 
     def passages(self, locator: str) -> list[str]:
         """The text `locator` (as registered) returned to the model, first seen first."""
         with self._lock:
             return list(self._passages.get(locator, ()))
+
+    def related_passages(self, locator: str) -> list[str]:
+        """The text of `locator` and of every registered form of the same source.
+
+        A citation resolves to one locator, but the text may sit under another: a search
+        passage at `https://a.example/x`, the fetched page at `https://a.example/x/`; page 15
+        of `guide.pdf` cited as `guide.pdf`.
+        """
+        with self._lock:
+            if locator not in self._position:
+                return []
+            source = self._sources[self._position[locator]]
+            if source.kind == "url":
+                parts = self._url_parts.get(locator)
+                family = self._by_normalized.get(normalized_form(locator, parts), [locator])
+            else:
+                parsed = parse_document_key(locator)
+                name = parsed.file_name if parsed else locator.casefold()
+                family = self._documents_by_file.get(name, [locator])
+            ordered = [locator, *(other for other in family if other != locator)]
+            return [text for member in ordered for text in self._passages.get(member, ())]
 
     def _add(self, source: RegisteredSource) -> bool:
         with self._lock:

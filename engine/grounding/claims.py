@@ -12,10 +12,12 @@ from engine.citations.sections import parse_report
 # A sentence ends at . ! or ? before a space or the end (not inside `functools.partial`);
 # markers written after its full stop ("… shootout. [1]") still belong to it.
 _MARKER_AFTER = r"(?:\s*\[\^?\d+(?:\s*[,–-]\s*\d+)*\])*"
-SENTENCE = re.compile(rf".+?(?:[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
+_NOT_AN_END = r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)"
+SENTENCE = re.compile(rf".+?(?:{_NOT_AN_END}[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
 _SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_INDENTED_CODE = re.compile(r"^(?: {4}|\t)(?!\s*(?:[-*+]|\d+[.)])\s)")
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -30,12 +32,17 @@ class Sentence:
     numbers: tuple[int, ...]
 
 
-def without_markers(text: str) -> str:
-    """`text` with citation markers out and spacing folded: a sentence's identity."""
+def strip_markers(text: str) -> str:
+    """`text` without its citation markers, in whatever style they were written."""
     stripped = text
     for marker in reversed(find_inline_markers(text)):
         stripped = stripped[: marker.start] + stripped[marker.end :]
-    return _WHITESPACE.sub(" ", stripped).strip().rstrip(".!?").strip().lower()
+    return stripped
+
+
+def without_markers(text: str) -> str:
+    """`text` with citation markers out and spacing folded: a sentence's identity."""
+    return _WHITESPACE.sub(" ", strip_markers(text)).strip().rstrip(".!?").strip().lower()
 
 
 def prose_line_count(report: str) -> int:
@@ -59,6 +66,8 @@ def sentences(report: str, known_numbers: Collection[int] | None = None) -> Iter
             continue
         if in_code or not line.strip() or _SKIPPED_LINE.match(line):
             continue
+        if _INDENTED_CODE.match(line) and (index == 0 or not lines[index - 1].strip()):
+            continue  # an indented code block (a paragraph's continuation lines are not)
         offset = 0
         list_mark = _LIST_MARK.match(line)
         if list_mark:

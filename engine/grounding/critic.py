@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.citations.evidence import EvidenceRecord
-from engine.citations.parse import parse_sources_section
 from engine.citations.registry import SourceRegistry
-from engine.grounding.claims import sentences
-from engine.grounding.score import score_claim
+from engine.citations.verify import verify_citations
+from engine.grounding.enforce import ground_report
 from engine.schemas import ResearchPlan
 from engine.sourcing.attribution import content_words
 
@@ -98,24 +97,20 @@ def _missing_sections(
 
 
 def _unsupported(draft: str, registry: SourceRegistry) -> list[UnsupportedSentence]:
-    sources: dict[int, str] = {}
-    for entry in parse_sources_section(draft):
-        locator = registry.lookup(entry.url or entry.key or "")
-        if locator is not None:
-            sources.setdefault(entry.number, locator)
-    found = []
-    for sentence in sentences(draft, set(sources)):
-        if not sentence.numbers:
-            continue
-        cited = [sources[n] for n in sentence.numbers if n in sources]
-        if not cited:
-            found.append(UnsupportedSentence(sentence.text.strip(), "it cites no retrieved source"))
-            continue
-        passages = [p for locator in dict.fromkeys(cited) for p in registry.passages(locator)]
-        verdict = score_claim(sentence.text, passages)
-        if verdict.status == "unsupported":
-            found.append(UnsupportedSentence(sentence.text.strip(), verdict.reason))
-    return found
+    # Judged as the reader will get it: verified first (numbering, styles, lost citations).
+    verification = verify_citations(draft, registry, strict=True)
+    grounded = ground_report(
+        verification.verified_report,
+        original=draft,
+        sources={c.number: c.source for c in verification.valid_citations},
+        registry=registry,
+        mode="off",
+    )
+    return [
+        UnsupportedSentence(claim.text, claim.reason)
+        for claim in grounded.claims
+        if claim.status == "unsupported"
+    ]
 
 
 def critique(

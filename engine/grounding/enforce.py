@@ -10,6 +10,7 @@ sources were never retrieved) is unsupported by definition: it never stays as an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -19,8 +20,11 @@ from engine.config import GroundingMode
 from engine.events import ClaimSupport
 from engine.grounding.claims import Sentence, sentences, without_markers
 from engine.grounding.score import score_claim
+from engine.terminal_text import terminal_safe
 
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SPACES = re.compile(r"[ \t]{2,}")
 LOST_CITATIONS = "its citations were removed: none of their sources was retrieved"
 _MAX_CLAIM_CHARS = 600
 
@@ -54,16 +58,21 @@ def _claim(
 ) -> ClaimSupport:
     cited = [n for n in sentence.numbers if n in sources]
     locators = list(dict.fromkeys(sources[n] for n in cited))
-    passages = [p for locator in locators for p in registry.passages(locator)]
+    passages = [p for locator in locators for p in registry.related_passages(locator)]
     verdict = score_claim(sentence.text, passages)
     return ClaimSupport(
-        text=sentence.text.strip()[:_MAX_CLAIM_CHARS],
+        text=_claim_text(sentence),
         numbers=cited,
         sources=locators,
         score=verdict.score,
         status=verdict.status,
-        reason=verdict.reason,
+        # Quotes source text (a code name): stored and shown, so never a control sequence.
+        reason=terminal_safe(verdict.reason),
     )
+
+
+def _claim_text(sentence: Sentence) -> str:
+    return terminal_safe(sentence.text.strip()[:_MAX_CLAIM_CHARS])
 
 
 def ground_report(
@@ -88,8 +97,7 @@ def ground_report(
         if sentence.numbers:
             claim = _claim(sentence, sources, registry)
         elif without_markers(sentence.text) in lost:
-            text = sentence.text.strip()[:_MAX_CLAIM_CHARS]
-            claim = ClaimSupport(text=text, reason=LOST_CITATIONS)
+            claim = ClaimSupport(text=_claim_text(sentence), reason=LOST_CITATIONS)
         else:
             continue
         if claim.status == "unsupported" and mode == "strict":
@@ -102,19 +110,26 @@ def ground_report(
         claims.append(claim)
     if not edits:
         return GroundedReport(report, claims)
+    emptied: set[int] = set()
     for index, changes in edits.items():
         line = lines[index]
         for start, end, replacement in sorted(changes, reverse=True):
             line = line[:start] + replacement + line[end:]
-        lines[index] = _emptied(lines[index], line)
-    return GroundedReport(tidy_after_removal("\n".join(lines), report), claims)
+        edited = _tidied_line(lines[index], line)
+        if edited is None:
+            emptied.add(index)
+        else:
+            lines[index] = edited
+    kept = [line for index, line in enumerate(lines) if index not in emptied]
+    return GroundedReport(tidy_after_removal("\n".join(kept), report), claims)
 
 
-def _emptied(before: str, after: str) -> str:
-    """`after`, or nothing when only a list mark or spaces are left of the line."""
-    stripped = after.strip()
-    if not stripped or stripped in {"-", "*", "+"} or stripped.rstrip(".)").isdigit():
-        return ""
-    if before[:1].isspace() or after[:1] != " ":
-        return after.rstrip()
-    return after.strip()
+def _tidied_line(before: str, after: str) -> str | None:
+    """The edited line with its indent and list mark kept and gaps closed; None when empty."""
+    indent = before[: len(before) - len(before.lstrip())]
+    mark = _LIST_MARK.match(after)
+    head = mark.group(0).strip() + " " if mark else ""
+    body = _SPACES.sub(" ", after[mark.end() if mark else 0 :]).strip()
+    if not body:
+        return None
+    return f"{indent}{head}{body}"

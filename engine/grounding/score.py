@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from engine.grounding.claims import strip_markers
 from engine.sourcing.attribution import content_words
 
 SupportStatus = Literal["supported", "weak", "unsupported"]
@@ -33,7 +34,6 @@ POLARITY_SHARE = 0.6
 MIN_CLAUSE_WORDS = 3
 NO_TEXT = "no text from its sources was kept to check it against"
 
-_MARKER = re.compile(r"\s?\[\d+(?:\s*[,–-]\s*\d+)*\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 _CLAUSE_BREAK = re.compile(
     r"(?<=[.!?])\s+|[;,:()–—]|\s-\s"
@@ -181,7 +181,8 @@ class _Passage:
     names: tuple[_Name, ...]
 
 
-@lru_cache(maxsize=4096)
+# A prepared 12,000-character page is about half a megabyte: keep a report's worth, not more.
+@lru_cache(maxsize=256)
 def _prepared(passage: str) -> _Passage:
     text = " ".join(passage.split())
     sentences = [s for s in _SENTENCE_END.split(text) if s]
@@ -225,7 +226,7 @@ def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
 
 def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
     """Support for `claim` (citation markers ignored) from the text of its cited sources."""
-    text = _MARKER.sub("", claim).strip()
+    text = strip_markers(claim).strip()
     wanted = _words(text)
     prepared = [_prepared(passage) for passage in passages if passage.strip()]
     if not prepared:

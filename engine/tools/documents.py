@@ -149,6 +149,11 @@ def without_comments(line: str, in_comment: bool) -> tuple[str, bool]:
         if start < 0:
             kept.append(rest)
             break
+        if ("".join(kept) + rest[:start]).count("`") % 2:
+            # Inside inline code ("comments start with `<!--`"): text, not a comment.
+            kept.append(rest[: start + 4])
+            rest = rest[start + 4 :]
+            continue
         kept.append(rest[:start])
         rest, in_comment = rest[start + 4 :], True
     return "".join(kept), in_comment

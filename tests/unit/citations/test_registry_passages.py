@@ -58,3 +58,12 @@ def test_passages_survive_the_checkpoint_form_and_the_reducer() -> None:
     assert SourceRegistry.from_dict(merged.to_dict()).passages("a.html") == merged.passages(
         "a.html"
     )
+
+
+def test_a_long_text_replacing_a_passage_it_contains_keeps_the_full_cap() -> None:
+    registry = SourceRegistry()
+    page = "word " * 1800  # 9,000 characters
+    registry.add_url("https://example.org/p", "P", page)
+    registry.add_url("https://example.org/p", "P", "Intro. " + page + " Outro.")
+    kept = registry.passages("https://example.org/p")
+    assert len(kept) == 1 and kept[0].startswith("Intro. word") and kept[0].endswith("Outro.")

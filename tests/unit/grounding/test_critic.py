@@ -12,6 +12,7 @@ from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.events import ReportReviewed
 from engine.grounding.critic import critique
+from engine.grounding.enforce import LOST_CITATIONS
 from engine.middleware.retry import RetryPolicy
 from engine.nodes.deps import EngineDeps
 from engine.nodes.report import build_final_report
@@ -84,7 +85,7 @@ def test_a_draft_covering_the_plan_with_supported_sentences_is_clean() -> None:
 def test_a_citation_of_an_unlisted_number_is_unsupported() -> None:
     draft = GOOD.replace("calls [1].", "calls [1]. Queue.join() blocks [7].")
     found = critique(draft, None, RECORDS, _registry())
-    assert [s.reason for s in found.unsupported] == ["it cites no retrieved source"]
+    assert [s.reason for s in found.unsupported] == [LOST_CITATIONS]
 
 
 def _state() -> dict[str, Any]:

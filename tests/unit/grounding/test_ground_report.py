@@ -118,3 +118,64 @@ def test_the_score_catches_what_fluent_wrong_sentences_change() -> None:
     assert score_claim("asyncio.Lock blocks until released", [LRU]).status == "unsupported"
     assert score_claim("Python was created by Guido", [LRU]).status == "unsupported"
     assert score_claim("Anything at all [1]", []).reason == NO_TEXT
+
+
+def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> None:
+    report = (
+        "- Its cache holds at most 512 entries [1]. lru_cache saves up to 128 calls [1].\n"
+        "- A background thread persists queues to disk [2].\n"
+        "- Queue.join() blocks until all items are processed [2].\n\n"
+        "Example:\n\n    cache = lru_cache(maxsize=512)  # see [1].\n\n"
+        "Mid [1]. A background thread persists queues to disk [2]. End of it [1].\n"
+    )
+    grounded = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    lines = grounded.report.split("\n")
+    assert lines[0] == "- lru_cache saves up to 128 calls [1]."
+    assert lines[1] == "- Queue.join() blocks until all items are processed [2]."
+    assert "    cache = lru_cache(maxsize=512)  # see [1]." in lines  # code is not a claim
+    assert "Mid [1]. End of it [1]." in lines
+    assert not any("  " in line.strip() for line in lines if not line.startswith("    "))
+
+
+def test_two_removals_on_one_line_are_applied_right_to_left() -> None:
+    report = (
+        "A background thread persists queues to disk [2]. lru_cache saves up to 128 calls "
+        "[1]. Its cache holds at most 512 entries [1].\n"
+    )
+    grounded = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    assert grounded.report == "lru_cache saves up to 128 calls [1].\n"
+
+
+def test_text_of_another_form_of_the_cited_source_counts() -> None:
+    registry = SourceRegistry()
+    registry.add_document("guide.pdf, p.15", "Guide", "Installation takes one step.")
+    registry.add_document("guide.pdf, p.16", "Guide", "The barrier supports up to 10 parties.")
+    registry.add_url("https://a.example/x", "X", "A snippet about barriers.")
+    registry.add_url("https://a.example/x/", "X", "Barriers hold at most 12 parties.")
+    claim = "The barrier supports up to 10 parties [1]. Barriers hold at most 12 parties [2].\n"
+    grounded = ground_report(
+        claim,
+        original=claim,
+        sources={1: "guide.pdf, p.15", 2: "https://a.example/x"},
+        registry=registry,
+        mode="strict",
+    )
+    assert grounded.report == claim
+    assert [c.status for c in grounded.claims] == ["supported", "supported"]
+
+
+def test_claim_text_and_reasons_never_carry_control_sequences() -> None:
+    registry = SourceRegistry()
+    registry.add_document("x.html", "X", "Raise `X\x1b]0;owned\x07Error` when it fails badly.")
+    report = "Raise ValueError when it fails badly \x1b[31m[1].\n"
+    grounded = ground_report(
+        report, original=report, sources={1: "x.html"}, registry=registry, mode="off"
+    )
+    claim = grounded.claims[0]
+    assert claim.status == "unsupported"
+    assert "\x1b" not in claim.reason and "\x07" not in claim.reason
+    assert "\x1b" not in claim.text

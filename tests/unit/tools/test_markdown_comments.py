@@ -41,3 +41,8 @@ def test_a_comment_spanning_lines_is_tracked_line_by_line() -> None:
     assert without_comments("a <!-- b", False) == ("a ", True)
     assert without_comments("still inside", True) == ("", True)
     assert without_comments("end --> c <!-- d --> e", True) == (" c  e", False)
+
+
+def test_a_comment_opener_inside_inline_code_is_text() -> None:
+    line = "Comments start with `<!--` and end with `-->`."
+    assert without_comments(line, False) == (line, False)
