@@ -48,6 +48,10 @@ QUERIES = [
     "typing Protocol TypeVar generics",
     "dataclasses field default_factory frozen",
     "functools lru_cache partial",
+    # Whole questions whose answer lacks some of their words: the slower, relaxed path.
+    "How many seconds does an sqlite3 connection wait for a locked database by default?",
+    "What happens to the remaining tasks of a TaskGroup when one of them raises an exception?",
+    "Which exception does the root logger raise when no handler is configured at all?",
     "itertools groupby chain",
     "regular expression named groups",
     "subprocess run check capture_output",

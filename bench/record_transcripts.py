@@ -96,6 +96,8 @@ SCENARIOS: list[dict[str, Any]] = [
             "MAX_REACT_TOOL_CALLS": "6",
             "MIN_EVIDENCE_RECORDS": "2",
             "MIN_SOURCE_DOMAINS": "1",
+            # One review and revision: the critic's findings as a real writer reads them.
+            "CRITIC_ROUNDS": "1",
         },
     },
 ]
