@@ -177,6 +177,8 @@ class ClaimSupport(BaseModel):
     status: Literal["supported", "weak", "unsupported"] = "unsupported"
     reason: str = ""
     action: Literal["kept", "removed", "marked"] = "kept"
+    # The source sentences that share most of its words (what to check it against).
+    excerpt: str = ""
 
 
 class ReportReviewed(_Event):

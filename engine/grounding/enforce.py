@@ -68,6 +68,7 @@ def _claim(
         status=verdict.status,
         # Quotes source text (a code name): stored and shown, so never a control sequence.
         reason=terminal_safe(verdict.reason),
+        excerpt=terminal_safe(verdict.excerpt),
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -33,6 +33,7 @@ WINDOW_SENTENCES = 3
 POLARITY_SHARE = 0.6
 MIN_CLAUSE_WORDS = 3
 NO_TEXT = "no text from its sources was kept to check it against"
+MAX_EXCERPT_CHARS = 400
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 _CLAUSE_BREAK = re.compile(
@@ -82,6 +83,9 @@ class ClaimScore:
     score: float
     status: SupportStatus
     reason: str = ""
+    # The sentences of the sources that share most of the claim's words: what a reader
+    # checks the claim against.
+    excerpt: str = ""
 
 
 def _stem(word: str) -> str:
@@ -176,6 +180,7 @@ class _Passage:
     folded: str
     words: frozenset[str]
     windows: tuple[frozenset[str], ...]  # words of each run of WINDOW_SENTENCES sentences
+    window_texts: tuple[str, ...]
     clauses: tuple[tuple[frozenset[str], bool], ...]
     numbers: frozenset[str]
     names: tuple[_Name, ...]
@@ -187,14 +192,14 @@ def _prepared(passage: str) -> _Passage:
     text = " ".join(passage.split())
     sentences = [s for s in _SENTENCE_END.split(text) if s]
     each = [_words(sentence) for sentence in sentences]
-    windows = tuple(
-        frozenset().union(*each[start : start + WINDOW_SENTENCES])
-        for start in range(max(1, len(each) - WINDOW_SENTENCES + 1))
-    )
+    starts = range(max(1, len(each) - WINDOW_SENTENCES + 1))
+    windows = tuple(frozenset().union(*each[i : i + WINDOW_SENTENCES]) for i in starts)
+    window_texts = tuple(" ".join(sentences[i : i + WINDOW_SENTENCES]) for i in starts)
     return _Passage(
         folded=text.lower(),
         words=frozenset(content_words(text)) | _words(text),
         windows=windows,
+        window_texts=window_texts,
         clauses=tuple(_clauses(text, min_words=2)),
         numbers=frozenset(_numbers(text, spelled=True)),
         names=tuple(_code_names(text)),
@@ -203,6 +208,18 @@ def _prepared(passage: str) -> _Passage:
 
 def _best_window(wanted: frozenset[str], passage: _Passage) -> frozenset[str]:
     return max((wanted & window for window in passage.windows), key=len, default=frozenset())
+
+
+def _excerpt(wanted: frozenset[str], passages: Sequence[_Passage]) -> str:
+    best, best_shared = "", 0
+    for passage in passages:
+        for words, text in zip(passage.windows, passage.window_texts, strict=True):
+            shared = len(wanted & words)
+            if shared > best_shared:
+                best, best_shared = text, shared
+    if len(best) > MAX_EXCERPT_CHARS:
+        best = best[: MAX_EXCERPT_CHARS - 1].rstrip() + "…"
+    return best
 
 
 def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
@@ -229,6 +246,13 @@ def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
     text = strip_markers(claim).strip()
     wanted = _words(text)
     prepared = [_prepared(passage) for passage in passages if passage.strip()]
+    verdict = _verdict(text, wanted, prepared)
+    if not prepared or not wanted:
+        return verdict
+    return replace(verdict, excerpt=_excerpt(wanted, prepared))
+
+
+def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) -> ClaimScore:
     if not prepared:
         # A result with a title and URL but no text (some search APIs return no snippet):
         # nothing contradicts the claim either, so it is not removed, only not counted as

@@ -308,6 +308,7 @@ def report_event(**extra: Any) -> ReportReady:
                 sources=[SOURCES[2]],
                 score=0.9,
                 status="supported",
+                excerpt="Coroutines declared with the async/await syntax are the preferred way.",
             ),
             ClaimSupport(
                 text="Tasks run on a thread pool by default [2].",

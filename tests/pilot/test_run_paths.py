@@ -199,9 +199,15 @@ async def test_citation_jump_shows_source_and_evidence(tmp_path: Path) -> None:
         assert "https://docs.python.org/3/library/asyncio-task.html" in text
         assert "Evidence citing it (2)" in text
         assert "create_task wraps a coroutine" in text
+        assert "Sentences citing it" not in text  # its one scored sentence was removed
         await pilot.press("escape")
         await pilot.press("[")
         assert report.current_citation == 1
+        report.post_message(ReportPane.CitationOpened(3))
+        await pilot.pause()
+        text = detail_text(app.screen)
+        assert "Sentences citing it (1)" in text and "supported 0.90" in text
+        assert "the source says: Coroutines declared with the async/await syntax" in text
 
 
 async def test_audit_export_and_copy(tmp_path: Path) -> None:

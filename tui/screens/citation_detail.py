@@ -1,4 +1,5 @@
-"""Where a citation leads: its entry in the Sources list and the evidence that cites it."""
+"""Where a citation leads: its Sources entry, what the source said for each sentence citing
+it, and the evidence that cites it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
     from engine.citations.evidence import EvidenceRecord
-    from engine.events import CitationAuditEntry
+    from engine.events import CitationAuditEntry, ClaimSupport
+
+_STATUS_STYLES = {"supported": "green", "weak": "yellow", "unsupported": "red"}
 
 
 class CitationDetailScreen(DetailScreen):
@@ -20,9 +23,11 @@ class CitationDetailScreen(DetailScreen):
         number: int,
         entry: CitationAuditEntry | None,
         evidence: list[EvidenceRecord],
+        claims: list[ClaimSupport] | None = None,
     ) -> None:
         super().__init__()
         self.number, self.entry, self.evidence = number, entry, evidence
+        self.claims = claims or []
         self.title_text = f"Citation [{number}]"
 
     def lines(self) -> Iterable[Text]:
@@ -38,6 +43,20 @@ class CitationDetailScreen(DetailScreen):
             )
             if self.entry.reason:
                 yield field("Verifier", self.entry.reason)
+        if self.claims:
+            yield heading(f"Sentences citing it ({len(self.claims)})")
+        for claim in self.claims:
+            line = Text.assemble(
+                (f"{claim.status} {claim.score:.2f}", _STATUS_STYLES.get(claim.status, "")),
+                (f"  {claim.action}", "dim"),
+                f"\n  {claim.text}",
+            )
+            if claim.excerpt:
+                line.append("\n  the source says: ", style="dim")
+                line.append(claim.excerpt, style="italic")
+            if claim.reason and claim.status != "supported":
+                line.append(f"\n  {claim.reason}", style="dim")
+            yield line
         yield heading(f"Evidence citing it ({len(self.evidence)})")
         if not self.evidence:
             yield Text("No ledger record is bound to this source.", style="dim")

@@ -519,7 +519,12 @@ class ResearchScreen(Screen[None]):
             return
         entry = source_for(report, message.number)
         evidence = evidence_citing(entry.source, self.view.records) if entry else []
-        self.app.push_screen(CitationDetailScreen(message.number, entry, evidence))
+        claims = [
+            claim
+            for claim in report.claims
+            if message.number in claim.numbers and claim.action != "removed"
+        ]
+        self.app.push_screen(CitationDetailScreen(message.number, entry, evidence, claims))
 
     def on_report_pane_action_requested(self, message: ReportPane.ActionRequested) -> None:
         {"audit": self.open_audit, "export": self.export_report, "copy": self.copy_report}[
