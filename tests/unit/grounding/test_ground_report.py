@@ -51,6 +51,8 @@ def test_strict_removes_unsupported_claims_and_keeps_supported_ones() -> None:
     assert any("512" in text for text in removed)
     assert all(claim.status == "unsupported" and claim.reason for claim in removed.values())
     assert grounded.supported_left == 2
+    kept = next(claim for claim in grounded.claims if claim.text.startswith("lru_cache saves"))
+    assert "saves up to the maxsize most recent calls" in kept.excerpt
 
 
 def test_mark_keeps_unsupported_claims_with_a_visible_marker() -> None:
