@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -16,10 +17,13 @@ from tui.labels import verification_reason_label
 from tui.presentation import one_line
 from tui.report_spans import Highlighter, Span, citation_spans, search_spans
 
+_SUPPORT_STYLES = {"supported": "green", "weak": "yellow", "unsupported": "bold red"}
+_WORDS = re.compile(r"[a-z0-9_]{3,}")
+
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
-    from engine.events import ReportReady
+    from engine.events import ClaimSupport, ReportReady
 
 _NEEDS_REPORT = {
     "next_citation",
@@ -190,13 +194,30 @@ class ReportPane(Vertical, can_focus=True):
             )
             return
         mark = self.marks[self.mark_index]
-        status.update(
-            Text.assemble(
-                (f"[{mark.number}] ", "bold"),
-                (f"{self.mark_index + 1}/{len(self.marks)}  ", "dim"),
-                one_line(mark.context, 300),
-            )
+        line = Text.assemble(
+            (f"[{mark.number}] ", "bold"),
+            (f"{self.mark_index + 1}/{len(self.marks)}  ", "dim"),
         )
+        claim = self._claim_at(mark.number, mark.context)
+        if claim is not None:
+            # The sentence's support, as the engine scored it against its sources.
+            line.append(f"{claim.status} {claim.score:.2f} ", style=_SUPPORT_STYLES[claim.status])
+        line.append(one_line(mark.context, 300))
+        status.update(line)
+
+    def _claim_at(self, number: int, context: str) -> ClaimSupport | None:
+        """The scored sentence this citation sits in (by number and shared words)."""
+        if self.report is None:
+            return None
+        words = set(_WORDS.findall(context.lower()))
+        best, best_shared = None, 0
+        for claim in self.report.claims:
+            if number not in claim.numbers or claim.action == "removed":
+                continue
+            shared = len(words & set(_WORDS.findall(claim.text.lower())))
+            if shared > best_shared:
+                best, best_shared = claim, shared
+        return best
 
     # ---- keyboard ----------------------------------------------------------------------
 
