@@ -190,8 +190,9 @@ class ReportReviewed(_Event):
     missing_sections: list[str] = Field(default_factory=list)
     unsupported_claims: int = 0
     # clean: nothing found, the draft stands; revising: the writer rewrites it now;
-    # revision_failed: the writer could not, the draft stands.
-    outcome: Literal["clean", "revising", "revision_failed"] = "clean"
+    # revision_failed: the writer could not; revision_rejected: the critic found the
+    # revision worse than the draft. In both, the draft stands.
+    outcome: Literal["clean", "revising", "revision_failed", "revision_rejected"] = "clean"
 
 
 class ReportReady(_Event):

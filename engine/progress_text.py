@@ -36,5 +36,6 @@ def describe_review(event: ReportReviewed) -> str:
         "clean": "the draft stands",
         "revising": "revising",
         "revision_failed": "the revision failed; the draft stands",
+        "revision_rejected": "the revision was worse; the draft stands",
     }[event.outcome]
     return f"review {event.round}/{event.max_rounds}: {summary}; {outcome}"

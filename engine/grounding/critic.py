@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.citations.verify import verify_citations
+from engine.events import ClaimSupport
 from engine.grounding.enforce import ground_report
 from engine.schemas import ResearchPlan
 from engine.sourcing.attribution import content_words
@@ -35,14 +36,26 @@ class UnsupportedSentence:
 
 @dataclass(frozen=True)
 class Critique:
-    """What the critic found in one draft."""
+    """What the critic found in one draft, and how much of it stands."""
 
     missing_sections: list[str] = field(default_factory=list)
     unsupported: list[UnsupportedSentence] = field(default_factory=list)
+    verified: bool = True  # at least one citation points at a retrieved source
+    supported: int = 0  # cited sentences their sources support
 
     @property
     def clean(self) -> bool:
         return not self.missing_sections and not self.unsupported
+
+    @property
+    def problems(self) -> int:
+        return len(self.missing_sections) + len(self.unsupported)
+
+    def improved_by(self, revision: Critique) -> bool:
+        """Whether a revision fixed more than it broke (small models often make it worse)."""
+        if self.verified and not revision.verified:
+            return False
+        return revision.problems < self.problems and revision.supported >= self.supported // 2
 
     def as_instructions(self) -> str:
         """The findings, worded for the writer's revision."""
@@ -96,7 +109,7 @@ def _missing_sections(
     return missing
 
 
-def _unsupported(draft: str, registry: SourceRegistry) -> list[UnsupportedSentence]:
+def _grounded(draft: str, registry: SourceRegistry) -> tuple[bool, list[ClaimSupport]]:
     # Judged as the reader will get it: verified first (numbering, styles, lost citations).
     verification = verify_citations(draft, registry, strict=True)
     grounded = ground_report(
@@ -106,11 +119,16 @@ def _unsupported(draft: str, registry: SourceRegistry) -> list[UnsupportedSenten
         registry=registry,
         mode="off",
     )
-    return [
-        UnsupportedSentence(claim.text, claim.reason)
-        for claim in grounded.claims
-        if claim.status == "unsupported"
-    ]
+    return verification.status == "verified", grounded.claims
+
+
+def _unsupported(claims: Sequence[ClaimSupport]) -> list[UnsupportedSentence]:
+    # A sentence repeated through the draft is one finding, not one per copy.
+    found: dict[str, UnsupportedSentence] = {}
+    for claim in claims:
+        if claim.status == "unsupported":
+            found.setdefault(claim.text, UnsupportedSentence(claim.text, claim.reason))
+    return list(found.values())
 
 
 def critique(
@@ -120,4 +138,10 @@ def critique(
     registry: SourceRegistry,
 ) -> Critique:
     """Review `draft` against the approved plan, the ledger and what its sources said."""
-    return Critique(_missing_sections(draft, plan, records), _unsupported(draft, registry))
+    verified, claims = _grounded(draft, registry)
+    return Critique(
+        missing_sections=_missing_sections(draft, plan, records),
+        unsupported=_unsupported(claims),
+        verified=verified,
+        supported=sum(1 for claim in claims if claim.status == "supported"),
+    )

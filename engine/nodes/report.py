@@ -181,13 +181,18 @@ def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -
 async def reviewed(
     draft: str, state: ResearchState, system: SystemMessage, prompt: str, deps: EngineDeps
 ) -> str:
-    """The draft after the critic's rounds: revised while the critic finds something."""
+    """The draft after the critic's rounds: revised while the critic finds something.
+
+    A revision is kept only when the critic finds it better: fewer problems, its citations
+    still verified, most supported sentences still there. Otherwise the draft stands.
+    """
     rounds = deps.settings.critic_rounds
     records = ledger_records(state.get("evidence_ledger"))
     registry = SourceRegistry.from_dict(state.get("registry"))
     plan = plan_of(state.get("plan"))
+    found = critique(draft, plan, records, registry) if rounds else None
     for number in range(1, rounds + 1):
-        found = critique(draft, plan, records, registry)
+        assert found is not None
         event = ReportReviewed(
             round=number,
             max_rounds=rounds,
@@ -210,8 +215,10 @@ async def reviewed(
             # The draft stands: a revision is an improvement, never a reason to fail the run.
             emit(event.model_copy(update={"outcome": "revision_failed"}))
             return draft
-        if not reply.text.strip():
-            emit(event.model_copy(update={"outcome": "revision_failed"}))
+        revised = tidied(reply.text.strip(), records, registry) if reply.text.strip() else ""
+        again = critique(revised, plan, records, registry) if revised else None
+        if again is None or not found.improved_by(again):
+            emit(event.model_copy(update={"outcome": "revision_rejected"}))
             return draft
-        draft = tidied(reply.text.strip(), records, registry)
+        draft, found = revised, again
     return draft

@@ -135,9 +135,13 @@ async def test_the_writer_revises_until_the_critic_finds_nothing(
 async def test_rounds_are_bounded_and_zero_rounds_skip_the_critic(
     tmp_path: Path, events: list[Any]
 ) -> None:
-    model = ScriptedChatModel.sequence([BAD, BAD, BAD])
+    worse = BAD.replace(
+        "[1]. lru_cache evicts", "[1]. lru_cache was added in Python 2.1 [1]. It evicts"
+    )
+    # Three problems, then two, then one: each revision is better, none is clean.
+    model = ScriptedChatModel.sequence([worse, BAD, GOOD, GOOD])
     result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
-    assert len(model.calls) == 3 and result["final_report"] == BAD.strip()
+    assert len(model.calls) == 3 and result["final_report"] == GOOD.strip()
     assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == ["revising"] * 2
 
     events.clear()
@@ -145,6 +149,29 @@ async def test_rounds_are_bounded_and_zero_rounds_skip_the_critic(
     result = await build_final_report(_deps(tmp_path, once, rounds=0))(_state())
     assert len(once.calls) == 1 and result["final_report"] == BAD.strip()
     assert not [e for e in events if isinstance(e, ReportReviewed)]
+
+
+async def test_a_revision_no_better_than_the_draft_is_rejected(
+    tmp_path: Path, events: list[Any]
+) -> None:
+    broken = "# Report\n\nEverything is great [9].\n"  # nothing cited resolves any more
+    for revision in (BAD, broken):
+        events.clear()
+        model = ScriptedChatModel.sequence([BAD, revision])
+        result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
+        assert len(model.calls) == 2 and result["final_report"] == BAD.strip()
+        assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == [
+            "revising",
+            "revision_rejected",
+        ]
+
+
+def test_a_sentence_repeated_through_the_draft_is_one_finding() -> None:
+    repeated = BAD.replace(
+        "\n\n## Sources", " lru_cache evicts entries after 600 seconds [1].\n\n## Sources"
+    )
+    found = critique(repeated, None, RECORDS, _registry())
+    assert len(found.unsupported) == 1
 
 
 async def test_a_failed_revision_keeps_the_draft(tmp_path: Path, events: list[Any]) -> None:
