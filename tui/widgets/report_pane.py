@@ -118,11 +118,7 @@ class ReportPane(Vertical, can_focus=True):
         else:
             await body.update(text)
         kept, removed = len(report.kept_citations), len(report.removed_citations)
-        subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
-        if report.claims:
-            supported = sum(1 for claim in report.claims if claim.status == "supported")
-            subtitle += f" · {supported}/{len(report.claims)} claims supported"
-        self.border_subtitle = subtitle
+        self.border_subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
         self._show_status()
         self.refresh_bindings()
 
@@ -186,9 +182,13 @@ class ReportPane(Vertical, can_focus=True):
             status.update(Text(f"No citations in this report{reason}", style="dim"))
             return
         if self.mark_index < 0:
+            claims = report.claims
+            supported = sum(1 for claim in claims if claim.status == "supported")
+            support = f" · {supported}/{len(claims)} sentences supported" if claims else ""
             status.update(
                 Text(
-                    f"{len(self.marks)} citations · ] next · [ previous · Enter opens{reason}",
+                    f"{len(self.marks)} citations{support} · ] next · [ previous · Enter opens"
+                    f"{reason}",
                     style="dim",
                 )
             )
