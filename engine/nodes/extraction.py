@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
 from engine.sourcing.attribution import attribute_uncited
+from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.source_numbers import catalog_of, complete_references
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
@@ -42,6 +43,12 @@ def final_message_text(messages: Sequence[BaseMessage]) -> str:
         if isinstance(message, AIMessage) and message.text.strip():
             return message.text.strip()
     return ""
+
+
+def topic_of(messages: Sequence[BaseMessage]) -> str:
+    """The research unit's topic: the first message the researcher was given."""
+    first = next((m for m in messages if isinstance(m, HumanMessage)), None)
+    return first.text if first is not None else ""
 
 
 def sourced_text(text: str, messages: Sequence[BaseMessage]) -> str:
@@ -139,18 +146,35 @@ def findings_from_messages(
     max_bullets: int,
     word_budget: int,
 ) -> ResearcherFindings:
-    """Everything the supervisor keeps from one researcher run."""
+    """Everything the supervisor keeps from one researcher run.
+
+    A researcher that was shown results but wrote no cited finding gets its findings quoted
+    from those results (`engine/sourcing/extractive.py`) rather than none at all.
+    """
     text = sourced_text(final_message_text(messages), messages)
+    records = evidence_from_text(
+        text,
+        registry,
+        unit_id=unit_id,
+        max_claims=max_claims,
+        max_sources_per_claim=max_sources_per_claim,
+    )
+    if not records:
+        catalog = catalog_of(messages)
+        quoted = quoted_findings(topic_of(messages), catalog, max_claims)
+        if quoted:
+            text = complete_references(quoted, catalog)
+            records = evidence_from_text(
+                text,
+                registry,
+                unit_id=unit_id,
+                max_claims=max_claims,
+                max_sources_per_claim=max_sources_per_claim,
+            )
     return ResearcherFindings(
         final_text=text,
         notes=compress_notes(text, max_bullets=max_bullets, word_budget=word_budget),
         raw_notes=raw_notes_from(messages),
-        records=evidence_from_text(
-            text,
-            registry,
-            unit_id=unit_id,
-            max_claims=max_claims,
-            max_sources_per_claim=max_sources_per_claim,
-        ),
+        records=records,
         tool_call_count=count_tool_calls(messages),
     )

@@ -57,6 +57,8 @@ def test_a_cited_number_without_a_sources_list_resolves_to_the_result_shown() ->
     ]
 
 
-def test_a_sentence_from_memory_stays_without_evidence() -> None:
+def test_a_sentence_from_memory_never_becomes_evidence() -> None:
     findings = _findings("Threads were added to Python by Guido in a famous email.")
-    assert findings.records == []
+    # What the researcher was shown stands in for it, quoted; the memory does not.
+    assert not any("Guido" in record.claim for record in findings.records)
+    assert "The default maxsize of lru_cache is 128." in [r.claim for r in findings.records]
