@@ -151,26 +151,24 @@ def findings_from_messages(
     A researcher that was shown results but wrote no cited finding gets its findings quoted
     from those results (`engine/sourcing/extractive.py`) rather than none at all.
     """
+
+    def evidence(text: str) -> list[EvidenceRecord]:
+        return evidence_from_text(
+            text,
+            registry,
+            unit_id=unit_id,
+            max_claims=max_claims,
+            max_sources_per_claim=max_sources_per_claim,
+        )
+
     text = sourced_text(final_message_text(messages), messages)
-    records = evidence_from_text(
-        text,
-        registry,
-        unit_id=unit_id,
-        max_claims=max_claims,
-        max_sources_per_claim=max_sources_per_claim,
-    )
+    records = evidence(text)
     if not records:
         catalog = catalog_of(messages)
         quoted = quoted_findings(topic_of(messages), catalog, max_claims)
         if quoted:
             text = complete_references(quoted, catalog)
-            records = evidence_from_text(
-                text,
-                registry,
-                unit_id=unit_id,
-                max_claims=max_claims,
-                max_sources_per_claim=max_sources_per_claim,
-            )
+            records = evidence(text)
     return ResearcherFindings(
         final_text=text,
         notes=compress_notes(text, max_bullets=max_bullets, word_budget=word_budget),

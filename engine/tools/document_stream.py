@@ -13,7 +13,7 @@ import codecs
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine.tools.documents import _HEADING, Chunk, _pieces, without_comments
+from engine.tools.documents import _HEADING, Chunk, MarkdownReader, _pieces
 from engine.tools.extract import one_paragraph
 
 STREAMED_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
@@ -64,8 +64,7 @@ def stream_chunks(path: Path, key: str, title: str, markdown: bool) -> Iterator[
     heading = title
     block: list[str] = []
     size = 0
-    in_code = False
-    in_comment = False
+    reader = MarkdownReader()
 
     def flush() -> Iterator[Chunk]:
         nonlocal size
@@ -77,14 +76,11 @@ def stream_chunks(path: Path, key: str, title: str, markdown: bool) -> Iterator[
 
     for line in _lines(path, text_encoding(path)):
         if markdown:
-            if line.lstrip().startswith("```") and not in_comment:
-                in_code = not in_code
-            if not in_code:
-                had_text = bool(line.strip())
-                line, in_comment = without_comments(line, in_comment)
-                if had_text and not line.strip():
-                    continue  # a comment line is not a paragraph break
-            match = None if in_code else _HEADING.match(line)
+            read = reader.line(line)
+            if read is None:
+                continue
+            line = read
+            match = None if reader.in_code else _HEADING.match(line)
             if match:
                 yield from flush()
                 heading = one_paragraph(match.group(2)) or title

@@ -165,18 +165,28 @@ def markdown_without_comments(text: str) -> str:
     Documentation carries build metadata in comments (`<!-- YAML added: v0.1.16 -->`): never
     shown when rendered, so never a passage either.
     """
-    lines: list[str] = []
-    in_code = in_comment = False
-    for line in text.split("\n"):
-        if line.lstrip().startswith("```") and not in_comment:
-            in_code = not in_code
-        if not in_code:
-            had_text = bool(line.strip())
-            line, in_comment = without_comments(line, in_comment)
-            if had_text and not line.strip():
-                continue  # a comment line is not a paragraph break
-        lines.append(line)
-    return "\n".join(lines)
+    reader = MarkdownReader()
+    kept = (reader.line(line) for line in text.split("\n"))
+    return "\n".join(line for line in kept if line is not None)
+
+
+class MarkdownReader:
+    """Reads Markdown a line at a time, tracking code fences and open comments."""
+
+    def __init__(self) -> None:
+        self.in_code = False
+        self.in_comment = False
+
+    def line(self, line: str) -> str | None:
+        """The line without comments; None for a line that was only a comment."""
+        if line.lstrip().startswith("```") and not self.in_comment:
+            self.in_code = not self.in_code
+        if self.in_code:
+            return line
+        had_text = bool(line.strip())
+        line, self.in_comment = without_comments(line, self.in_comment)
+        # A comment line is not a paragraph break.
+        return None if had_text and not line.strip() else line
 
 
 def _parse(path: Path, key: str, name: str) -> ParsedDocument:
