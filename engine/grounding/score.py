@@ -34,6 +34,7 @@ POLARITY_SHARE = 0.6
 MIN_CLAUSE_WORDS = 3
 NO_TEXT = "no text from its sources was kept to check it against"
 MAX_EXCERPT_CHARS = 400
+SHORT_SENTENCE_CHARS = 120
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 _CLAUSE_BREAK = re.compile(
@@ -180,7 +181,8 @@ class _Passage:
     folded: str
     words: frozenset[str]
     windows: tuple[frozenset[str], ...]  # words of each run of WINDOW_SENTENCES sentences
-    window_texts: tuple[str, ...]
+    sentence_words: tuple[frozenset[str], ...]
+    sentence_texts: tuple[str, ...]
     clauses: tuple[tuple[frozenset[str], bool], ...]
     numbers: frozenset[str]
     names: tuple[_Name, ...]
@@ -194,12 +196,12 @@ def _prepared(passage: str) -> _Passage:
     each = [_words(sentence) for sentence in sentences]
     starts = range(max(1, len(each) - WINDOW_SENTENCES + 1))
     windows = tuple(frozenset().union(*each[i : i + WINDOW_SENTENCES]) for i in starts)
-    window_texts = tuple(" ".join(sentences[i : i + WINDOW_SENTENCES]) for i in starts)
     return _Passage(
         folded=text.lower(),
         words=frozenset(content_words(text)) | _words(text),
         windows=windows,
-        window_texts=window_texts,
+        sentence_words=tuple(each),
+        sentence_texts=tuple(sentences),
         clauses=tuple(_clauses(text, min_words=2)),
         numbers=frozenset(_numbers(text, spelled=True)),
         names=tuple(_code_names(text)),
@@ -211,12 +213,16 @@ def _best_window(wanted: frozenset[str], passage: _Passage) -> frozenset[str]:
 
 
 def _excerpt(wanted: frozenset[str], passages: Sequence[_Passage]) -> str:
+    """The source sentence sharing most of the claim's words, and the next one if short."""
     best, best_shared = "", 0
     for passage in passages:
-        for words, text in zip(passage.windows, passage.window_texts, strict=True):
+        texts = passage.sentence_texts
+        for index, words in enumerate(passage.sentence_words):
             shared = len(wanted & words)
             if shared > best_shared:
-                best, best_shared = text, shared
+                best, best_shared = texts[index], shared
+                if len(best) < SHORT_SENTENCE_CHARS and index + 1 < len(texts):
+                    best = f"{best} {texts[index + 1]}"
     if len(best) > MAX_EXCERPT_CHARS:
         best = best[: MAX_EXCERPT_CHARS - 1].rstrip() + "…"
     return best
