@@ -19,6 +19,7 @@ from tests.pilot.fakes import (
     failed_run,
     full_story,
     opening,
+    report_event,
     research_finished,
     research_running,
     settle,
@@ -258,3 +259,10 @@ async def test_mode_toggle_is_sent_with_the_question(tmp_path: Path) -> None:
         await pilot.press("ctrl+t", "ctrl+t")
         await ask(pilot)
         assert driver.calls[0] == ("start", (QUESTION, "deep"))
+
+
+def test_the_audit_names_its_verification_reason_in_plain_words() -> None:
+    screen = AuditScreen(report_event(verification_reason="valid_citations"))
+    text = "\n".join(line.plain for line in screen.lines())
+    assert "verified — every citation points at a retrieved source" in text
+    assert "valid_citations" not in text

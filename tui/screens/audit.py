@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui.labels import verification_reason_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -26,10 +27,8 @@ class AuditScreen(DetailScreen):
     def lines(self) -> Iterable[Text]:
         report = self.report
         status = report.verification_status
-        yield field(
-            "Status",
-            status + (f" — {report.verification_reason}" if report.verification_reason else ""),
-        )
+        reason = verification_reason_label(report.verification_reason)
+        yield field("Status", status + (f" — {reason}" if reason else ""))
         if report.audit_path:
             yield field("Audit file", report.audit_path)
         yield heading(f"Kept ({len(report.kept_citations)})")
