@@ -25,7 +25,7 @@ from engine.terminal_text import terminal_safe
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SPACES = re.compile(r"[ \t]{2,}")
-LOST_CITATIONS = "its citations were removed: none of their sources was retrieved"
+LOST_CITATIONS = "its citations were removed: they point at no retrieved source"
 _MAX_CLAIM_CHARS = 600
 
 
