@@ -118,6 +118,8 @@ def _grounded(draft: str, registry: SourceRegistry) -> tuple[bool, list[ClaimSup
         sources={c.number: c.source for c in verification.valid_citations},
         registry=registry,
         mode="off",
+        # The critic asks about what the draft cites; grounding also judges what it does not.
+        uncited=False,
     )
     return verification.status == "verified", grounded.claims
 

@@ -18,11 +18,22 @@ from engine.citations.registry import SourceRegistry
 from engine.citations.rewrite import tidy_after_removal
 from engine.config import GroundingMode
 from engine.events import ClaimSupport
-from engine.grounding.claims import Sentence, sentences, without_markers
-from engine.grounding.score import score_claim
+from engine.grounding.claims import Sentence, prose_line_count, sentences, without_markers
+from engine.grounding.score import ClaimScore, score_claim
+from engine.sourcing.attribution import content_words
 from engine.terminal_text import terminal_safe
 
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
+ATTRIBUTED = "cited by grounding: it restates this source"
+NOTHING_LEFT = (
+    "_No sentence of this answer is supported by the retrieved sources; the unsupported "
+    "sentences were removed (`deepresearch audit` lists them)._"
+)
+UNCITED = "it cites nothing and no retrieved source states it"
+UNCITED_WEAK = "it cites nothing; a retrieved source shares part of its wording"
+# Fewer content words than this is framing ("Here is how it works."), not a claim.
+MIN_STATEMENT_WORDS = 4
+_RANK = {"unsupported": 0, "weak": 1, "supported": 2}
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SPACES = re.compile(r"[ \t]{2,}")
 LOST_CITATIONS = "its citations were removed: they point at no retrieved source"
@@ -76,6 +87,57 @@ def _claim_text(sentence: Sentence) -> str:
     return terminal_safe(sentence.text.strip()[:_MAX_CLAIM_CHARS])
 
 
+def _is_statement(text: str) -> bool:
+    """A sentence that states something: long enough, not a list's lead-in, not a question."""
+    stripped = text.strip()
+    return (
+        len(content_words(stripped)) >= MIN_STATEMENT_WORDS
+        and not stripped.endswith((":", "?"))
+    )
+
+
+def _uncited_claim(
+    sentence: Sentence, sources: Mapping[int, str], registry: SourceRegistry
+) -> ClaimSupport:
+    """An uncited statement, scored against each of the report's sources: cited to the one
+    that supports it, else unsupported."""
+    best: tuple[int, ClaimScore] | None = None
+    for number, locator in sources.items():
+        verdict = score_claim(sentence.text, registry.related_passages(locator))
+        if best is None or (_RANK[verdict.status], verdict.score) > (
+            _RANK[best[1].status],
+            best[1].score,
+        ):
+            best = (number, verdict)
+    if best is not None and best[1].status == "supported":
+        number, verdict = best
+        return ClaimSupport(
+            text=_claim_text(sentence),
+            numbers=[number],
+            sources=[sources[number]],
+            score=verdict.score,
+            status="supported",
+            reason=ATTRIBUTED,
+            excerpt=terminal_safe(verdict.excerpt),
+        )
+    # A cited sentence stays unless its source is shown not to support it; an uncited one
+    # stays only when a source is shown to support it. Partial wording is not enough.
+    weak = best is not None and best[1].status == "weak"
+    return ClaimSupport(
+        text=_claim_text(sentence),
+        score=best[1].score if best is not None else 0.0,
+        status="unsupported",
+        reason=UNCITED_WEAK if weak else UNCITED,
+    )
+
+
+def _cite(text: str, number: int) -> str:
+    stripped = text.rstrip()
+    if stripped[-1:] in ".!":
+        return f"{stripped[:-1]} [{number}]{stripped[-1]}"
+    return f"{stripped} [{number}]"
+
+
 def ground_report(
     report: str,
     *,
@@ -83,12 +145,14 @@ def ground_report(
     sources: Mapping[int, str],
     registry: SourceRegistry,
     mode: GroundingMode,
+    uncited: bool = True,
 ) -> GroundedReport:
     """Score `report`'s claims; remove or mark the unsupported ones as `mode` says.
 
     `sources` maps each citation number of `report` to the registry locator it stands for;
     `original` is the writer's text before verification (to find sentences that lost every
-    citation there).
+    citation there). With `uncited`, a statement that cites nothing is a claim too: cited to
+    the source that supports it, else unsupported (a fact from the model's memory).
     """
     lost = _cited_before(original)
     lines = report.split("\n")
@@ -99,6 +163,11 @@ def ground_report(
             claim = _claim(sentence, sources, registry)
         elif without_markers(sentence.text) in lost:
             claim = ClaimSupport(text=_claim_text(sentence), reason=LOST_CITATIONS)
+        elif uncited and _is_statement(sentence.text):
+            claim = _uncited_claim(sentence, sources, registry)
+            if claim.numbers and mode != "off":
+                cited = _cite(sentence.text, claim.numbers[0])
+                edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, cited))
         else:
             continue
         if claim.status == "unsupported" and mode == "strict":
@@ -122,7 +191,16 @@ def ground_report(
         else:
             lines[index] = edited
     kept = [line for index, line in enumerate(lines) if index not in emptied]
-    return GroundedReport(tidy_after_removal("\n".join(kept), report), claims)
+    text = tidy_after_removal("\n".join(kept), report)
+    if any(claim.action == "removed" for claim in claims) and not _has_prose(text):
+        # Say so, rather than hand over headings with nothing under them.
+        text = f"{NOTHING_LEFT}\n\n{text}"
+    return GroundedReport(text, claims)
+
+
+def _has_prose(report: str) -> bool:
+    body = report.split("\n")[: prose_line_count(report)]
+    return any(line.strip() and not line.lstrip().startswith("#") for line in body)
 
 
 def _tidied_line(before: str, after: str) -> str | None:

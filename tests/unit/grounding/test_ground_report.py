@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from engine.citations.registry import SourceRegistry
-from engine.grounding.enforce import LOST_CITATIONS, UNSUPPORTED_MARK, ground_report
+from engine.grounding.enforce import (
+    LOST_CITATIONS,
+    NOTHING_LEFT,
+    UNCITED,
+    UNCITED_WEAK,
+    UNSUPPORTED_MARK,
+    ground_report,
+)
 from engine.grounding.score import NO_TEXT, score_claim
 
 LRU = (
@@ -181,3 +188,45 @@ def test_claim_text_and_reasons_never_carry_control_sequences() -> None:
     assert claim.status == "unsupported"
     assert "\x1b" not in claim.reason and "\x07" not in claim.reason
     assert "\x1b" not in claim.text
+
+
+def test_an_uncited_statement_is_cited_to_the_source_that_states_it_or_goes() -> None:
+    report = (
+        "## Caching\n\n"
+        "The lru_cache decorator saves up to the maxsize most recent calls. "
+        "Asyncio timeouts are implemented as decorators on coroutine functions. "
+        "Here is how.\n\n"
+        "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+    )
+    strict = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    assert "The lru_cache decorator saves up to the maxsize most recent calls [1]." in (
+        strict.report
+    )
+    assert "decorators on coroutine functions" not in strict.report
+    assert "Here is how." in strict.report  # framing, not a claim
+    removed = strict.removed[0]
+    assert removed.reason in (UNCITED, UNCITED_WEAK) and removed.numbers == []
+    marked = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="mark"
+    )
+    assert f"coroutine functions.{UNSUPPORTED_MARK}" in marked.report
+    off = ground_report(report, original=report, sources=SOURCES, registry=_registry(), mode="off")
+    assert off.report == report
+
+
+def test_an_answer_left_with_nothing_says_so() -> None:
+    report = (
+        "# Answer\n\nThe 1998 final was won by Brazil in Paris after extra time.\n\n"
+        "## Sources\n[1] functools — functools.html\n"
+    )
+    grounded = ground_report(
+        report,
+        original=report,
+        sources={1: "functools.html"},
+        registry=_registry(),
+        mode="strict",
+    )
+    assert grounded.report.startswith(NOTHING_LEFT)
+    assert "Brazil" not in grounded.report
