@@ -21,7 +21,24 @@ SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
 
 class StructuredOutputError(RuntimeError):
-    """The model did not produce a valid reply for the schema, even after a corrected retry."""
+    """The model did not produce a valid reply for the schema, even after a corrected retry.
+
+    `safe_message` names the role, the endpoint and what was asked for: it is what the person
+    sees, so it holds no key and no provider text beyond the validation error's field names.
+    """
+
+    def __init__(self, message: str, safe_message: str) -> None:
+        super().__init__(message)
+        self.safe_message = safe_message
+
+
+def _who(model: BaseChatModel) -> str:
+    """"the planner model at 127.0.0.1:8081", as far as the model says who it is."""
+    role = getattr(model, "role", None)
+    transport = getattr(getattr(model, "endpoint", None), "transport", None)
+    endpoint = getattr(transport, "endpoint", None)
+    who = f"the {role} model" if isinstance(role, str) else "the model"
+    return f"{who} at {endpoint}" if isinstance(endpoint, str) else who
 
 
 def _salvage(raw: Any, schema: type[SchemaT]) -> tuple[SchemaT | None, str]:
@@ -82,4 +99,8 @@ async def invoke_structured(
         parsing_error = result.get("parsing_error") if isinstance(result, dict) else None
         if isinstance(parsing_error, ValidationError):
             error = _short_error(parsing_error)
-    raise StructuredOutputError(f"the model gave no valid {schema.__name__} reply ({error})")
+    raise StructuredOutputError(
+        f"the model gave no valid {schema.__name__} reply ({error})",
+        f"{_who(model)} gave no valid {schema.__name__} in two attempts ({error[:200]}); "
+        "resume the session to try again, or use a larger model",
+    )

@@ -210,3 +210,23 @@ def test_each_client_has_its_own_connection_pool(tmp_path: Path) -> None:
     )
     first, second = make_client(settings, "writer"), make_client(settings, "writer")
     assert first.root_async_client._client is not second.root_async_client._client
+
+
+async def test_a_model_that_never_gives_a_valid_structured_reply_is_named(
+    tmp_path: Path,
+) -> None:
+    from engine.middleware.structured_output import StructuredOutputError, invoke_structured
+    from engine.schemas import ResearchBrief
+
+    with OpenAIServer() as llm:
+        # Every structured answer is cut to invalid JSON: no attempt can be parsed.
+        llm.fail("malformed_tool_args", times=20)
+        model = _model(llm, tmp_path)
+        with pytest.raises(StructuredOutputError) as caught:
+            await invoke_structured(
+                model, ResearchBrief, [HumanMessage(content="Brief this.")], policy=RetryPolicy()
+            )
+    message = sanitize_run_error(caught.value)
+    assert message.startswith(f"the {model.role} model at 127.0.0.1:{llm.port} gave no valid")
+    assert "ResearchBrief" in message and "resume the session" in message
+    assert KEY not in message
