@@ -191,11 +191,56 @@ def ground_report(
         else:
             lines[index] = edited
     kept = [line for index, line in enumerate(lines) if index not in emptied]
-    text = tidy_after_removal("\n".join(kept), report)
+    text = tidy_after_removal(_pruned("\n".join(kept)), report)
     if any(claim.action == "removed" for claim in claims) and not _has_prose(text):
         # Say so, rather than hand over headings with nothing under them.
         text = f"{NOTHING_LEFT}\n\n{text}"
     return GroundedReport(text, claims)
+
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
+
+
+def _pruned(report: str) -> str:
+    """Without the headings and list lead-ins that removals left with nothing under them.
+
+    The report's title (its first heading) stays, and the sources section is not touched.
+    """
+    lines = report.split("\n")
+    prose = prose_line_count(report)
+    body, tail = lines[:prose], lines[prose:]
+    changed = True
+    while changed:
+        changed = False
+        for index, line in enumerate(body):
+            heading = _HEADING.match(line)
+            if heading is None and not line.rstrip().endswith(":"):
+                continue
+            if heading is not None and index == _first_heading(body):
+                continue
+            level = len(heading.group(1)) if heading else 7
+            if not _has_content_after(body, index, level):
+                del body[index]
+                changed = True
+                break
+    return "\n".join(body + tail)
+
+
+def _first_heading(lines: list[str]) -> int | None:
+    return next((i for i, line in enumerate(lines) if _HEADING.match(line)), None)
+
+
+def _has_content_after(lines: list[str], index: int, level: int) -> bool:
+    """Whether prose follows line `index` before a heading of `level` or higher ends it."""
+    for line in lines[index + 1 :]:
+        heading = _HEADING.match(line)
+        if heading is not None:
+            if len(heading.group(1)) <= level or level == 7:
+                return False
+            continue
+        if line.strip():
+            return True
+    return False
 
 
 def _has_prose(report: str) -> bool:

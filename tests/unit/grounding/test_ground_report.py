@@ -230,3 +230,22 @@ def test_an_answer_left_with_nothing_says_so() -> None:
     )
     assert grounded.report.startswith(NOTHING_LEFT)
     assert "Brazil" not in grounded.report
+
+
+def test_headings_and_lead_ins_left_empty_by_removals_go_too() -> None:
+    report = (
+        "# Report\n\n## Overview\n"
+        "Python's logging module is a flexible tool used by every serious application.\n\n"
+        "## Handlers\nThese include:\n"
+        "- A background thread persists queues to disk [2].\n\n"
+        "### Queues\nQueue.join() blocks until all items are processed [2].\n\n"
+        "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+    )
+    grounded = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    assert grounded.report == (
+        "# Report\n\n## Handlers\n\n### Queues\n"
+        "Queue.join() blocks until all items are processed [2].\n\n"
+        "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+    )
