@@ -7,7 +7,7 @@ names (`search_web`, `fetch_url`, `think_tool`).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -77,6 +77,31 @@ class ResearchPlan(BaseModel):
                 raise ValueError(f"two tracks share the report section {track.section!r}")
             seen.add(key)
         return self
+
+
+def with_distinct_sections(raw: dict[str, Any]) -> dict[str, Any]:
+    """A drafted plan whose tracks' duplicate section names are told apart by their titles.
+
+    Small models often give two tracks the same section ("Caching Function Results"); the
+    plan is otherwise usable, so it is repaired rather than refused.
+    """
+    tracks = raw.get("tracks")
+    if not isinstance(tracks, list):
+        return raw
+    seen: set[str] = set()
+    repaired = []
+    for number, track in enumerate(tracks, start=1):
+        if isinstance(track, dict) and isinstance(track.get("section"), str):
+            section = track["section"].strip()
+            if section.casefold() in seen:
+                title = str(track.get("title") or "").strip()
+                section = f"{section}: {title}"[:200] if title else section
+                if section.casefold() in seen:
+                    section = f"{section[:190]} ({number})"
+                track = {**track, "section": section}
+            seen.add(section.casefold())
+        repaired.append(track)
+    return {**raw, "tracks": repaired}
 
 
 class PlanDecision(BaseModel):

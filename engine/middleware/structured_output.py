@@ -6,7 +6,7 @@ is repaired with the same logic as every other tool call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from engine.middleware.empty_content import fill_empty_tool_messages
 from engine.middleware.retry import RetryPolicy, acall_with_retries
 from engine.middleware.tool_names import resolve_tool_name
+from engine.models.compat.chat import STRUCTURED_ARGS
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
@@ -39,6 +40,23 @@ def _who(model: BaseChatModel) -> str:
     endpoint = getattr(transport, "endpoint", None)
     who = f"the {role} model" if isinstance(role, str) else "the model"
     return f"{who} at {endpoint}" if isinstance(endpoint, str) else who
+
+
+def _repaired(
+    raw: Any, schema: type[SchemaT], repair: Callable[[dict[str, Any]], dict[str, Any]] | None
+) -> SchemaT | None:
+    """The reply's arguments, repaired and validated, when a repair is known for the schema."""
+    if repair is None or not isinstance(raw, AIMessage):
+        return None
+    args = raw.response_metadata.get(STRUCTURED_ARGS)
+    if not isinstance(args, dict):
+        args = next((call["args"] for call in raw.tool_calls), None)
+    if not isinstance(args, dict):
+        return None
+    try:
+        return schema.model_validate(repair(args))
+    except ValidationError:
+        return None
 
 
 def _salvage(raw: Any, schema: type[SchemaT]) -> tuple[SchemaT | None, str]:
@@ -68,8 +86,13 @@ async def invoke_structured(
     messages: Sequence[BaseMessage],
     *,
     policy: RetryPolicy,
+    repair: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> SchemaT:
-    """Ask `model` for a `schema` instance; retry once showing the validation error."""
+    """Ask `model` for a `schema` instance; retry once showing the validation error.
+
+    `repair` fixes a reply that fails validation in a known, harmless way before it counts
+    as a failure.
+    """
     structured = model.with_structured_output(schema, include_raw=True)
     conversation = fill_empty_tool_messages(list(messages))
     error = ""
@@ -96,6 +119,9 @@ async def invoke_structured(
         salvaged, error = _salvage(raw, schema)
         if salvaged is not None:
             return salvaged
+        fixed = _repaired(raw, schema, repair)
+        if fixed is not None:
+            return fixed
         parsing_error = result.get("parsing_error") if isinstance(result, dict) else None
         if isinstance(parsing_error, ValidationError):
             error = _short_error(parsing_error)

@@ -29,7 +29,13 @@ from engine.prompts import (
     PLAN_FEEDBACK,
     PLAN_PROMPT,
 )
-from engine.schemas import ClarifyWithUser, PlanDecision, ResearchBrief, ResearchPlan
+from engine.schemas import (
+    ClarifyWithUser,
+    PlanDecision,
+    ResearchBrief,
+    ResearchPlan,
+    with_distinct_sections,
+)
 from engine.state import ResearchState
 
 # What a topic shift clears: the previous topic's research must not leak into the new report.
@@ -127,6 +133,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             ResearchPlan,
             [SystemMessage(content=system), HumanMessage(human)],
             policy=deps.retry,
+            repair=with_distinct_sections,
         )
         return {
             "plan": plan.model_dump(mode="json"),

@@ -230,3 +230,49 @@ async def test_a_model_that_never_gives_a_valid_structured_reply_is_named(
     assert message.startswith(f"the {model.role} model at 127.0.0.1:{llm.port} gave no valid")
     assert "ResearchBrief" in message and "resume the session" in message
     assert KEY not in message
+
+
+def test_a_plan_whose_tracks_share_a_section_is_repaired_not_refused() -> None:
+    from engine.schemas import ResearchPlan, with_distinct_sections
+
+    track = {"title": "lru_cache", "section": "Caching Function Results", "queries": ["q"]}
+    raw = {
+        "scope": "functools caching",
+        "tracks": [
+            track,
+            {**track, "title": "cached_property"},
+            {**track, "title": "cached_property"},
+        ],
+    }
+    with pytest.raises(ValueError, match="share the report section"):
+        ResearchPlan.model_validate(raw)
+    plan = ResearchPlan.model_validate(with_distinct_sections(raw))
+    assert [t.section for t in plan.tracks] == [
+        "Caching Function Results",
+        "Caching Function Results: cached_property",
+        "Caching Function Results: cached_property (3)",
+    ]
+
+
+async def test_the_planner_keeps_a_plan_it_can_repair(tmp_path: Path) -> None:
+    import json
+
+    from langchain_core.messages import AIMessage
+
+    from engine.middleware.structured_output import invoke_structured
+    from engine.models.compat.chat import STRUCTURED_ARGS
+    from engine.schemas import ResearchPlan, with_distinct_sections
+    from tests.helpers.scripted_model import ScriptedChatModel
+
+    track = {"title": "lru_cache", "section": "Caching", "queries": ["q"]}
+    args = {"scope": "caching", "tracks": [track, {**track, "title": "cache"}, track]}
+    reply = AIMessage(content=json.dumps(args), response_metadata={STRUCTURED_ARGS: args})
+    model = ScriptedChatModel.sequence([reply, reply])
+    plan = await invoke_structured(
+        model,
+        ResearchPlan,
+        [HumanMessage("plan")],
+        policy=RetryPolicy(),
+        repair=with_distinct_sections,
+    )
+    assert len({t.section for t in plan.tracks}) == 3
