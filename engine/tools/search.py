@@ -92,10 +92,13 @@ def record_sources(results: list[SearchResult], registry: SourceRecorder | None)
     if registry is None:
         return
     for result in results:
+        # The result's title names its section ("Crypto — crypto.randomUUID([options])"),
+        # often the subject its passage never repeats: it is part of what the source said.
+        shown = f"{result.title}. {result.passage}" if result.title else result.passage
         if result.url:
-            registry.add_url(result.url, result.title or None, result.passage)
+            registry.add_url(result.url, result.title or None, shown)
         elif result.document:
-            registry.add_document(result.document, result.title or None, result.passage)
+            registry.add_document(result.document, result.title or None, shown)
 
 
 async def search(

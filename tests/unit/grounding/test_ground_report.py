@@ -249,3 +249,23 @@ def test_headings_and_lead_ins_left_empty_by_removals_go_too() -> None:
         "Queue.join() blocks until all items are processed [2].\n\n"
         "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
     )
+
+
+def test_a_search_result_title_counts_as_what_its_source_said() -> None:
+    from engine.tools.preprocess import SearchResult
+    from engine.tools.search import record_sources
+
+    registry = SourceRegistry()
+    result = SearchResult(
+        title="Crypto — crypto.randomUUID([options])",
+        passage="Node.js generates and caches enough random data to generate up to 128 random "
+        "UUIDs. See also crypto.randomBytes().",
+        document="crypto.md",
+    )
+    record_sources([result], registry)
+    report = "crypto.randomUUID() caches random data for up to 128 UUIDs by default [1].\n"
+    grounded = ground_report(
+        report, original=report, sources={1: "crypto.md"}, registry=registry, mode="strict"
+    )
+    assert grounded.report == report
+    assert grounded.claims[0].status == "supported"
