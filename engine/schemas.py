@@ -7,6 +7,7 @@ names (`search_web`, `fetch_url`, `think_tool`).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -77,6 +78,14 @@ class ResearchPlan(BaseModel):
                 raise ValueError(f"two tracks share the report section {track.section!r}")
             seen.add(key)
         return self
+
+
+def brief_from_text(text: str) -> ResearchBrief | None:
+    """A brief written as prose (or fenced) instead of JSON; None when too short to be one."""
+    cleaned = re.sub(r"^```\w*\s*|\s*```$", "", text.strip()).strip()
+    if cleaned.startswith("{"):
+        return None  # broken JSON is not a brief
+    return ResearchBrief(research_brief=cleaned) if len(cleaned.split()) >= 8 else None
 
 
 def with_distinct_sections(raw: dict[str, Any]) -> dict[str, Any]:

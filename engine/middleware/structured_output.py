@@ -87,12 +87,15 @@ async def invoke_structured(
     *,
     policy: RetryPolicy,
     repair: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    from_text: Callable[[str], SchemaT | None] | None = None,
 ) -> SchemaT:
     """Ask `model` for a `schema` instance; retry once showing the validation error.
 
     `repair` fixes a reply that fails validation in a known, harmless way before it counts
-    as a failure.
+    as a failure. `from_text` reads the last reply's prose as the answer when no attempt gave
+    JSON at all (a small model asked for a one-field object often just writes the field).
     """
+    last_text = ""
     structured = model.with_structured_output(schema, include_raw=True)
     conversation = fill_empty_tool_messages(list(messages))
     error = ""
@@ -116,6 +119,8 @@ async def invoke_structured(
         if isinstance(parsed, schema):
             return parsed
         raw = result.get("raw") if isinstance(result, dict) else None
+        if isinstance(raw, AIMessage) and raw.text.strip():
+            last_text = raw.text.strip()
         salvaged, error = _salvage(raw, schema)
         if salvaged is not None:
             return salvaged
@@ -125,6 +130,9 @@ async def invoke_structured(
         parsing_error = result.get("parsing_error") if isinstance(result, dict) else None
         if isinstance(parsing_error, ValidationError):
             error = _short_error(parsing_error)
+    read = from_text(last_text) if from_text is not None and last_text else None
+    if read is not None:
+        return read
     raise StructuredOutputError(
         f"the model gave no valid {schema.__name__} reply ({error})",
         f"{_who(model)} gave no valid {schema.__name__} in two attempts ({error[:200]}); "

@@ -34,6 +34,7 @@ from engine.schemas import (
     PlanDecision,
     ResearchBrief,
     ResearchPlan,
+    brief_from_text,
     with_distinct_sections,
 )
 from engine.state import ResearchState
@@ -108,6 +109,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             deps.model_for("orchestrator"),
             ResearchBrief,
             [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
+            from_text=brief_from_text,
             policy=deps.retry,
         )
         return {"research_brief": brief.research_brief}

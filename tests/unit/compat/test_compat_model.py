@@ -276,3 +276,33 @@ async def test_the_planner_keeps_a_plan_it_can_repair(tmp_path: Path) -> None:
         repair=with_distinct_sections,
     )
     assert len({t.section for t in plan.tracks}) == 3
+
+
+async def test_a_brief_written_as_prose_is_read_as_the_brief() -> None:
+    from langchain_core.messages import AIMessage
+
+    from engine.middleware.structured_output import StructuredOutputError, invoke_structured
+    from engine.schemas import ResearchBrief, brief_from_text
+    from tests.helpers.scripted_model import ScriptedChatModel
+
+    prose = "Research how asyncio tasks are cancelled and how wait_for and timeout use it."
+    model = ScriptedChatModel.sequence([AIMessage(content=prose)] * 2)
+    brief = await invoke_structured(
+        model,
+        ResearchBrief,
+        [HumanMessage("brief")],
+        policy=RetryPolicy(),
+        from_text=brief_from_text,
+    )
+    assert brief.research_brief == prose
+    # Broken JSON or a few words are not a brief: the run says what failed instead.
+    for reply in ('{"research_brief": "cut', "ok"):
+        short = ScriptedChatModel.sequence([AIMessage(content=reply)] * 2)
+        with pytest.raises(StructuredOutputError):
+            await invoke_structured(
+                short,
+                ResearchBrief,
+                [HumanMessage("brief")],
+                policy=RetryPolicy(),
+                from_text=brief_from_text,
+            )
