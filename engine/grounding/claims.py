@@ -46,14 +46,22 @@ def without_markers(text: str) -> str:
 
 
 def prose_line_count(report: str) -> int:
-    """How many leading lines of `report` are prose: the sources section starts after them."""
+    """How many leading lines of `report` are prose: the sources section starts after them.
+
+    The sources section is the one that ends the report: a references list a model wrote
+    midway is prose to check, not the end of what is checked.
+    """
     parsed = parse_report(report)
-    if parsed.heading_index is None and not parsed.entries:
+    if not parsed.sections:
         return len(report.split("\n"))
-    # The lines of every block before the first sources heading or entry.
-    entries = [i for i, block in enumerate(parsed.blocks) if not isinstance(block, str)]
-    first = min([*parsed.heading_indexes, *entries])
-    return sum(len(str(block).split("\n")) for block in parsed.blocks[:first])
+    heading, entries = parsed.sections[-1]
+    start = heading if heading is not None else min(entries, default=len(parsed.blocks))
+    return sum(_line_count(block) for block in parsed.blocks[:start])
+
+
+def _line_count(block: object) -> int:
+    text = block if isinstance(block, str) else getattr(block, "line", "")
+    return len(str(text).split("\n"))
 
 
 def sentences(report: str, known_numbers: Collection[int] | None = None) -> Iterator[Sentence]:

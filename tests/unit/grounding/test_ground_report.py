@@ -269,3 +269,17 @@ def test_a_search_result_title_counts_as_what_its_source_said() -> None:
     )
     assert grounded.report == report
     assert grounded.claims[0].status == "supported"
+
+
+def test_a_references_list_written_midway_does_not_end_what_is_checked() -> None:
+    report = (
+        "## Track 1\nlru_cache saves up to 128 recent calls [1].\n\n"
+        "[1] functools — functools.html\n\n"
+        "## Track 2\nfunctools.cache accepts a maxsize of 64 entries by default [1].\n\n"
+        "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+    )
+    grounded = ground_report(
+        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
+    )
+    assert "maxsize of 64" not in grounded.report
+    assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
