@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from engine.citations.registry import SourceRegistry
+from engine.config import GroundingMode
 from engine.grounding.enforce import (
     LOST_CITATIONS,
     NOTHING_LEFT,
     UNCITED,
     UNCITED_WEAK,
     UNSUPPORTED_MARK,
+    GroundedReport,
     ground_report,
 )
 from engine.grounding.score import NO_TEXT, score_claim
@@ -33,6 +35,13 @@ def _registry() -> SourceRegistry:
 
 
 SOURCES = {1: "functools.html", 2: "asyncio-queue.html"}
+
+
+def _ground(report: str, mode: GroundingMode) -> GroundedReport:
+    """`report` grounded against the two sample sources, as written (nothing lost before)."""
+    return ground_report(report, original=report, sources=SOURCES, registry=_registry(), mode=mode)
+
+
 REPORT = (
     "# Caching and queues\n\n"
     "lru_cache saves up to 128 of the most recent calls by default [1]. "
@@ -44,9 +53,7 @@ REPORT = (
 
 
 def test_strict_removes_unsupported_claims_and_keeps_supported_ones() -> None:
-    grounded = ground_report(
-        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    grounded = _ground(REPORT, "strict")
     assert "128 of the most recent calls by default [1]." in grounded.report
     assert "Queue.join() blocks until every item" in grounded.report
     assert "512" not in grounded.report
@@ -63,9 +70,7 @@ def test_strict_removes_unsupported_claims_and_keeps_supported_ones() -> None:
 
 
 def test_mark_keeps_unsupported_claims_with_a_visible_marker() -> None:
-    grounded = ground_report(
-        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="mark"
-    )
+    grounded = _ground(REPORT, "mark")
     assert f"otherwise [1].{UNSUPPORTED_MARK}" in grounded.report
     assert f"persists queues to disk [2].{UNSUPPORTED_MARK}" in grounded.report
     assert grounded.report.count(UNSUPPORTED_MARK) == 2
@@ -73,9 +78,7 @@ def test_mark_keeps_unsupported_claims_with_a_visible_marker() -> None:
 
 
 def test_off_changes_nothing_but_still_scores() -> None:
-    grounded = ground_report(
-        REPORT, original=REPORT, sources=SOURCES, registry=_registry(), mode="off"
-    )
+    grounded = _ground(REPORT, "off")
     assert grounded.report == REPORT
     assert [claim.status for claim in grounded.claims].count("unsupported") == 2
 
@@ -137,9 +140,7 @@ def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> 
         "Example:\n\n    cache = lru_cache(maxsize=512)  # see [1].\n\n"
         "Mid [1]. A background thread persists queues to disk [2]. End of it [1].\n"
     )
-    grounded = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    grounded = _ground(report, "strict")
     lines = grounded.report.split("\n")
     assert lines[0] == "- lru_cache saves up to 128 calls [1]."
     assert lines[1] == "- Queue.join() blocks until all items are processed [2]."
@@ -153,9 +154,7 @@ def test_two_removals_on_one_line_are_applied_right_to_left() -> None:
         "A background thread persists queues to disk [2]. lru_cache saves up to 128 calls "
         "[1]. Its cache holds at most 512 entries [1].\n"
     )
-    grounded = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    grounded = _ground(report, "strict")
     assert grounded.report == "lru_cache saves up to 128 calls [1].\n"
 
 
@@ -198,9 +197,7 @@ def test_an_uncited_statement_is_cited_to_the_source_that_states_it_or_goes() ->
         "Here is how.\n\n"
         "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
     )
-    strict = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    strict = _ground(report, "strict")
     assert "The lru_cache decorator saves up to the maxsize most recent calls [1]." in (
         strict.report
     )
@@ -208,11 +205,9 @@ def test_an_uncited_statement_is_cited_to_the_source_that_states_it_or_goes() ->
     assert "Here is how." in strict.report  # framing, not a claim
     removed = strict.removed[0]
     assert removed.reason in (UNCITED, UNCITED_WEAK) and removed.numbers == []
-    marked = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="mark"
-    )
+    marked = _ground(report, "mark")
     assert f"coroutine functions.{UNSUPPORTED_MARK}" in marked.report
-    off = ground_report(report, original=report, sources=SOURCES, registry=_registry(), mode="off")
+    off = _ground(report, "off")
     assert off.report == report
 
 
@@ -241,9 +236,7 @@ def test_headings_and_lead_ins_left_empty_by_removals_go_too() -> None:
         "### Queues\nQueue.join() blocks until all items are processed [2].\n\n"
         "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
     )
-    grounded = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    grounded = _ground(report, "strict")
     assert grounded.report == (
         "# Report\n\n## Handlers\n\n### Queues\n"
         "Queue.join() blocks until all items are processed [2].\n\n"
@@ -278,8 +271,6 @@ def test_a_references_list_written_midway_does_not_end_what_is_checked() -> None
         "## Track 2\nfunctools.cache accepts a maxsize of 64 entries by default [1].\n\n"
         "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
     )
-    grounded = ground_report(
-        report, original=report, sources=SOURCES, registry=_registry(), mode="strict"
-    )
+    grounded = _ground(report, "strict")
     assert "maxsize of 64" not in grounded.report
     assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
