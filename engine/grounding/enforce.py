@@ -191,7 +191,7 @@ def ground_report(
         else:
             lines[index] = edited
     kept = [line for index, line in enumerate(lines) if index not in emptied]
-    text = tidy_after_removal(_pruned("\n".join(kept)), report)
+    text = tidy_after_removal(_pruned("\n".join(kept)), report).lstrip("\n")
     if any(claim.action == "removed" for claim in claims) and not _has_prose(text):
         # Say so, rather than hand over headings with nothing under them.
         text = f"{NOTHING_LEFT}\n\n{text}"
@@ -204,7 +204,7 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 def _pruned(report: str) -> str:
     """Without the headings and list lead-ins that removals left with nothing under them.
 
-    The report's title (its first heading) stays, and the sources section is not touched.
+    The report's title (a first `#` heading) stays, and the sources section is not touched.
     """
     lines = report.split("\n")
     prose = prose_line_count(report)
@@ -227,7 +227,12 @@ def _pruned(report: str) -> str:
 
 
 def _first_heading(lines: list[str]) -> int | None:
-    return next((i for i, line in enumerate(lines) if _HEADING.match(line)), None)
+    """The report's title: its first heading, when that is a level-1 heading."""
+    for index, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        if heading is not None:
+            return index if len(heading.group(1)) == 1 else None
+    return None
 
 
 def _has_content_after(lines: list[str], index: int, level: int) -> bool:

@@ -274,3 +274,15 @@ def test_a_references_list_written_midway_does_not_end_what_is_checked() -> None
     grounded = _ground(report, "strict")
     assert "maxsize of 64" not in grounded.report
     assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
+
+
+def test_an_emptied_first_section_goes_but_the_title_stays() -> None:
+    for title in ("# Report\n\n", ""):
+        report = (
+            f"{title}## Introduction\nA background thread persists queues to disk [2].\n\n"
+            "## Queues\nQueue.join() blocks until all items are processed [2].\n\n"
+            "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+        )
+        grounded = _ground(report, "strict")
+        assert "Introduction" not in grounded.report
+        assert grounded.report.startswith(f"{title}## Queues\n")
