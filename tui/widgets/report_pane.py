@@ -20,6 +20,11 @@ from tui.report_spans import Highlighter, Span, citation_spans, search_spans
 _SUPPORT_STYLES = {"supported": "green", "weak": "yellow", "unsupported": "bold red"}
 _WORDS = re.compile(r"[a-z0-9_]{3,}")
 
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
@@ -184,10 +189,13 @@ class ReportPane(Vertical, can_focus=True):
         if self.mark_index < 0:
             claims = report.claims
             supported = sum(1 for claim in claims if claim.status == "supported")
-            support = f" · {supported}/{len(claims)} sentences supported" if claims else ""
+            support = (
+                f" · {supported}/{_count(len(claims), 'sentence')} supported" if claims else ""
+            )
             status.update(
                 Text(
-                    f"{len(self.marks)} citations{support} · ] next · [ previous · Enter opens"
+                    f"{_count(len(self.marks), 'citation')}{support} · ] next · [ previous · "
+                    "Enter opens"
                     f"{reason}",
                     style="dim",
                 )
