@@ -137,7 +137,10 @@ async def test_cancel_at_plan_review(tmp_path: Path) -> None:
         await press_and_settle(pilot, "x")
         (decision,) = driver.decisions()
         assert decision.action == "cancel"
-        assert not app.screen.query_one(PlanPane).reviewing
+        plan = app.screen.query_one(PlanPane)
+        assert not plan.reviewing
+        summary = str(plan.query_one("#plan-summary", Static).render())
+        assert "cancelled" in summary and "approved" not in summary
 
 
 async def test_review_keys_do_nothing_without_a_pending_plan(tmp_path: Path) -> None:

@@ -298,8 +298,16 @@ class ResearchScreen(Screen[None]):
     def on_plan_pane_decided(self, message: PlanPane.Decided) -> None:
         self.send_plan_decision(message.decision)
 
+    def _plan_review_cancelled(self) -> None:
+        plan = self.query_one(PlanPane)
+        if plan.reviewing:  # a plan approved earlier stays approved when research is stopped
+            plan.end_review("cancelled")
+
     def send_plan_decision(self, decision: PlanDecision) -> None:
-        self.query_one(PlanPane).end_review()
+        outcome = {"cancel": "cancelled", "revise": "revision asked"}.get(
+            decision.action, "approved"
+        )
+        self.query_one(PlanPane).end_review(outcome)
         self._unzoom_plan()
         self.link.run(lambda driver: driver.review_plan(decision), self)
 
@@ -477,7 +485,7 @@ class ResearchScreen(Screen[None]):
     @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
         if message.event.status == "cancelled":
-            self.query_one(PlanPane).end_review()
+            self._plan_review_cancelled()
             self._unzoom_plan()
             self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
             self._set_resumable(True)
@@ -491,7 +499,7 @@ class ResearchScreen(Screen[None]):
     @for_session_on_screen
     def on_stream_closed(self, message: StreamClosed) -> None:
         if message.cancelled:
-            self.query_one(PlanPane).end_review()
+            self._plan_review_cancelled()
             self._unzoom_plan()
             self.query_one(RunNotice).show_info(
                 "Run stopped. The session is saved: ctrl+r resumes it."

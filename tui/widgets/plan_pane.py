@@ -33,6 +33,9 @@ _REVIEW_ACTIONS = {
 }
 
 
+_OUTCOME_STYLES = {"approved": "green", "cancelled": "yellow"}
+
+
 class PlanPane(Vertical, can_focus=True):
     """Shows the plan; while a review is pending, edits go into a validated draft."""
 
@@ -74,6 +77,7 @@ class PlanPane(Vertical, can_focus=True):
         self.draft: PlanDraft | None = None
         self.revision = 0
         self.reviewing = False
+        self.outcome = "approved"
         self.cursor = 0
         self._editor: TrackEditor | None = None
         self._track_widgets: list[Static] = []
@@ -94,6 +98,7 @@ class PlanPane(Vertical, can_focus=True):
         self.draft = PlanDraft(plan)
         self.revision = revision
         self.reviewing = reviewing
+        self.outcome = "approved"
         self.cursor = min(self.cursor, len(plan.tracks) - 1)
         self._editor = None
         self._render_plan()
@@ -102,10 +107,12 @@ class PlanPane(Vertical, can_focus=True):
         if was_editing:
             self.post_message(self.Editing(False))
 
-    def end_review(self) -> None:
+    def end_review(self, outcome: str = "approved") -> None:
+        """Leave review; `outcome` is what the plan's status line says now."""
         if self._editor is not None:
             self.post_message(self.Editing(False))
         self.reviewing = False
+        self.outcome = outcome
         self._editor = None
         self._render_plan()
         self.refresh_bindings()
@@ -145,12 +152,12 @@ class PlanPane(Vertical, can_focus=True):
         if self.draft is None:
             return
         plan = self.draft.plan
-        status = "awaiting your review" if self.reviewing else "approved"
+        status = "awaiting your review" if self.reviewing else self.outcome
         summary = Text.assemble(
             ("Revision ", "dim"),
             str(self.revision),
             ("  ·  ", "dim"),
-            (status, "bold" if self.reviewing else "green"),
+            (status, "bold" if self.reviewing else _OUTCOME_STYLES.get(status, "dim")),
             "\n",
             ("Scope: ", "dim"),
             plan.scope,
