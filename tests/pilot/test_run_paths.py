@@ -61,6 +61,8 @@ async def test_clarification_question_and_answer(tmp_path: Path) -> None:
         assert panel.has_class("-asking")
         assert "Which part of asyncio" in plain(panel.query_one("#clarify-question", Static))
         assert app.focused is panel.query_one("#clarify-answer", Input)
+        plan = app.screen.query_one(PlanPane).query_one("#plan-summary", Static)
+        assert "waiting for your answer" in plain(plan)
         await pilot.press(*"scheduling", "enter")
         await settle(pilot)
         assert ("answer_clarification", "scheduling") in driver.calls

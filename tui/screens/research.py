@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
 _ENDED_PHASES = {"done", "cancelled", "failed"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
-_PLANNING_PHASES = {"scoping", "routing", "planning"}
+_PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
 # Below this size the plan pane takes the whole grid while a plan waits for review.
 SMALL_TERMINAL = (100, 30)
 PANE_IDS = ("plan", "units", "ledger", "report")
