@@ -16,7 +16,7 @@ _NOT_AN_END = r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)"
 SENTENCE = re.compile(rf".+?(?:{_NOT_AN_END}[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
 _SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INDENTED_CODE = re.compile(r"^(?: {4}|\t)(?!\s*(?:[-*+]|\d+[.)])\s)")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -77,7 +77,7 @@ def sentences(report: str, known_numbers: Collection[int] | None = None) -> Iter
         if _INDENTED_CODE.match(line) and (index == 0 or not lines[index - 1].strip()):
             continue  # an indented code block (a paragraph's continuation lines are not)
         offset = 0
-        list_mark = _LIST_MARK.match(line)
+        list_mark = LIST_MARK.match(line)
         if list_mark:
             offset = list_mark.end()
         for match in SENTENCE.finditer(line, offset):

@@ -18,9 +18,15 @@ from engine.citations.registry import SourceRegistry
 from engine.citations.rewrite import tidy_after_removal
 from engine.config import GroundingMode
 from engine.events import ClaimSupport
-from engine.grounding.claims import Sentence, prose_line_count, sentences, without_markers
+from engine.grounding.claims import (
+    LIST_MARK,
+    Sentence,
+    prose_line_count,
+    sentences,
+    without_markers,
+)
 from engine.grounding.score import ClaimScore, score_claim
-from engine.sourcing.attribution import content_words
+from engine.sourcing.attribution import cite_sentence, content_words
 from engine.terminal_text import terminal_safe
 
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
@@ -34,7 +40,6 @@ UNCITED_WEAK = "it cites nothing; a retrieved source shares part of its wording"
 # Fewer content words than this is framing ("Here is how it works."), not a claim.
 MIN_STATEMENT_WORDS = 4
 _RANK = {"unsupported": 0, "weak": 1, "supported": 2}
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _SPACES = re.compile(r"[ \t]{2,}")
 LOST_CITATIONS = "its citations were removed: they point at no retrieved source"
 _MAX_CLAIM_CHARS = 600
@@ -90,10 +95,7 @@ def _claim_text(sentence: Sentence) -> str:
 def _is_statement(text: str) -> bool:
     """A sentence that states something: long enough, not a list's lead-in, not a question."""
     stripped = text.strip()
-    return (
-        len(content_words(stripped)) >= MIN_STATEMENT_WORDS
-        and not stripped.endswith((":", "?"))
-    )
+    return len(content_words(stripped)) >= MIN_STATEMENT_WORDS and not stripped.endswith((":", "?"))
 
 
 def _uncited_claim(
@@ -131,13 +133,6 @@ def _uncited_claim(
     )
 
 
-def _cite(text: str, number: int) -> str:
-    stripped = text.rstrip()
-    if stripped[-1:] in ".!":
-        return f"{stripped[:-1]} [{number}]{stripped[-1]}"
-    return f"{stripped} [{number}]"
-
-
 def ground_report(
     report: str,
     *,
@@ -166,7 +161,7 @@ def ground_report(
         elif uncited and _is_statement(sentence.text):
             claim = _uncited_claim(sentence, sources, registry)
             if claim.numbers and mode != "off":
-                cited = _cite(sentence.text, claim.numbers[0])
+                cited = cite_sentence(sentence.text, claim.numbers[0])
                 edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, cited))
         else:
             continue
@@ -212,11 +207,12 @@ def _pruned(report: str) -> str:
     changed = True
     while changed:
         changed = False
+        title = _first_heading(body)
         for index, line in enumerate(body):
             heading = _HEADING.match(line)
             if heading is None and not line.rstrip().endswith(":"):
                 continue
-            if heading is not None and index == _first_heading(body):
+            if heading is not None and index == title:
                 continue
             level = len(heading.group(1)) if heading else 7
             if not _has_content_after(body, index, level):
@@ -256,7 +252,7 @@ def _has_prose(report: str) -> bool:
 def _tidied_line(before: str, after: str) -> str | None:
     """The edited line with its indent and list mark kept and gaps closed; None when empty."""
     indent = before[: len(before) - len(before.lstrip())]
-    mark = _LIST_MARK.match(after)
+    mark = LIST_MARK.match(after)
     head = mark.group(0).strip() + " " if mark else ""
     body = _SPACES.sub(" ", after[mark.end() if mark else 0 :]).strip()
     if not body:

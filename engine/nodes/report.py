@@ -162,7 +162,7 @@ def build_final_report(deps: EngineDeps) -> Any:
             text = assembled_report(state.get("question", ""), records, notes, registry)
             return {"final_report": tidied(text, records, registry)}
         text = tidied(text, records, registry)
-        text = await reviewed(text, state, system, prompt, deps)
+        text = await reviewed(text, state, records, registry, system, prompt, deps)
         return {"final_report": text}
 
     return final_report
@@ -179,7 +179,13 @@ def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -
 
 
 async def reviewed(
-    draft: str, state: ResearchState, system: SystemMessage, prompt: str, deps: EngineDeps
+    draft: str,
+    state: ResearchState,
+    records: list[EvidenceRecord],
+    registry: SourceRegistry,
+    system: SystemMessage,
+    prompt: str,
+    deps: EngineDeps,
 ) -> str:
     """The draft after the critic's rounds: revised while the critic finds something.
 
@@ -187,12 +193,11 @@ async def reviewed(
     still verified, most supported sentences still there. Otherwise the draft stands.
     """
     rounds = deps.settings.critic_rounds
-    records = ledger_records(state.get("evidence_ledger"))
-    registry = SourceRegistry.from_dict(state.get("registry"))
+    if not rounds:
+        return draft
     plan = plan_of(state.get("plan"))
-    found = critique(draft, plan, records, registry) if rounds else None
+    found = critique(draft, plan, records, registry)
     for number in range(1, rounds + 1):
-        assert found is not None
         event = ReportReviewed(
             round=number,
             max_rounds=rounds,

@@ -107,7 +107,8 @@ def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:
     return best if best_share >= MIN_SHARE else None
 
 
-def _cite(sentence: str, number: int) -> str:
+def cite_sentence(sentence: str, number: int) -> str:
+    """`sentence` with `[number]` before its final stop (or at its end)."""
     stripped = sentence.rstrip()
     if stripped and stripped[-1] in ".!?":
         return f"{stripped[:-1]} [{number}]{stripped[-1]}"
@@ -132,6 +133,6 @@ def attribute_uncited(answer: str, catalog: SourceCatalog) -> str:
         cited = []
         for sentence in sentences:
             number = None if cited_numbers(sentence) else _best_source(sentence, catalog)
-            cited.append(_cite(sentence, number) if number is not None else sentence)
+            cited.append(cite_sentence(sentence, number) if number is not None else sentence)
         out.append(" ".join(cited))
     return "\n".join(out) + tail
