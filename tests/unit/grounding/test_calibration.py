@@ -28,16 +28,16 @@ def test_precision_and_recall_of_unsupported_hold_on_the_labelled_set() -> None:
     outcome, _ = _outcomes()
     precision = outcome["tp"] / (outcome["tp"] + outcome["fp"])
     recall = outcome["tp"] / (outcome["tp"] + outcome["fn"])
-    # Figures of bench/grounding.py when the thresholds were set (0.903 and 0.713); a
-    # change that trades one away shows here.
-    assert precision >= 0.9
-    assert recall >= 0.7
+    # Figures of bench/grounding.py when the thresholds were last set (0.950 and 0.727);
+    # a change that trades one away shows here.
+    assert precision >= 0.94
+    assert recall >= 0.72
 
 
 def test_the_hard_checks_catch_every_kind_of_swap_they_are_for() -> None:
     _, caught = _outcomes()
     assert caught["number_swap"] >= 38  # of 40
     assert caught["version_swap"] >= 46  # of 46
-    assert caught["entity_swap"] >= 25  # of 47
-    assert caught["negation"] >= 19  # of 43
-    assert caught["wrong_passage"] >= 21  # of 33
+    assert caught["entity_swap"] >= 33  # of 47
+    assert caught["negation"] >= 16  # of 43
+    assert caught["wrong_passage"] >= 19  # of 33
