@@ -27,7 +27,7 @@ _held: dict[str, int] = {}  # lock path → open descriptor, for the runs of thi
 _guard = threading.Lock()
 
 
-def _lock_path(settings: Settings, session_id: str) -> Path | None:
+def lock_path(settings: Settings, session_id: str) -> Path | None:
     # A session id can come from the command line (`--resume`): never a path of its own.
     if not session_id or not session_id.replace("-", "").replace("_", "").isalnum():
         return None
@@ -38,7 +38,7 @@ def hold(settings: Settings, session_id: str) -> None:
     """Mark `session_id` as run by this process until `release` (or the process's death)."""
     if fcntl is None:
         return
-    path = _lock_path(settings, session_id)
+    path = lock_path(settings, session_id)
     if path is None:
         return
     with _guard:
@@ -56,7 +56,7 @@ def hold(settings: Settings, session_id: str) -> None:
 
 def release(settings: Settings, session_id: str) -> None:
     """This process no longer runs `session_id`."""
-    path = _lock_path(settings, session_id)
+    path = lock_path(settings, session_id)
     if path is None:
         return
     with _guard:
@@ -70,7 +70,7 @@ def is_alive(settings: Settings, session_id: str) -> bool:
     """Whether some live process holds `session_id`'s run lock."""
     if fcntl is None:
         return True
-    path = _lock_path(settings, session_id)
+    path = lock_path(settings, session_id)
     if path is None:
         return False
     if str(path) in _held:

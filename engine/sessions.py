@@ -8,8 +8,10 @@ on the checkpointer's own connection, which runs on the event loop this write wo
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import closing
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -168,3 +170,80 @@ def load_report_event(settings: Settings, session_id: str) -> ReportReady | None
         path.read_text(encoding="utf-8"), path.with_suffix("").with_suffix(".audit.json")
     )
     return event.model_copy(update={"report_path": str(path)})
+
+
+class SessionNotDeleted(Exception):
+    """Why a session was left as it was, in words for the person who asked to delete it."""
+
+
+@dataclass(frozen=True)
+class DeletedSession:
+    """What deleting a session removed."""
+
+    session_id: str
+    files: tuple[Path, ...]
+    checkpoints: bool
+
+
+def _session_files(settings: Settings, session_id: str) -> list[Path]:
+    """Every file the engine keeps for one session under the data directory."""
+    from engine import run_lock
+    from engine.sessions_log import events_path
+
+    files = [events_path(settings, session_id)]
+    reports = settings.reports_dir
+    if reports.is_dir():
+        # The first question's report and audit, then each follow-up's (`ID-N.md`).
+        numbered = re.compile(re.escape(session_id) + r"(-\d+)?(\.md|\.audit\.json)")
+        files += sorted(path for path in reports.iterdir() if numbered.fullmatch(path.name))
+    lock = run_lock.lock_path(settings, session_id)
+    if lock is not None:
+        files.append(lock)
+    return [path for path in files if path.is_file()]
+
+
+def delete_session(settings: Settings, session_id: str) -> DeletedSession:
+    """Remove everything stored for a session: its checkpoints (the LangGraph thread), its
+    event log, its reports and audits, and last its row in the index, so a deletion cut
+    short can be asked for again. A session some live process is running is refused.
+
+    Copies the person exported are theirs and stay where they were written.
+    """
+    from engine import run_lock
+
+    if not session_id or not session_id.replace("-", "").replace("_", "").isalnum():
+        raise SessionNotDeleted(f"no saved session {session_id!r}")
+    if get_session(settings, session_id) is None:
+        raise SessionNotDeleted(f"no saved session {session_id!r}")
+    if run_lock.is_alive(settings, session_id):
+        raise SessionNotDeleted(
+            f"session {session_id} is running; cancel the run (ctrl+x in the app, ctrl+c for "
+            "deepresearch run) and delete it when it has stopped"
+        )
+    checkpoints = _delete_checkpoints(settings, session_id)
+    files = tuple(_session_files(settings, session_id))
+    for path in files:
+        path.unlink(missing_ok=True)
+    with closing(_connect(index_path(settings))) as db, db:
+        db.execute("DELETE FROM deepresearch_sessions WHERE session_id = ?", (session_id,))
+    return DeletedSession(session_id, files, checkpoints)
+
+
+def _delete_checkpoints(settings: Settings, session_id: str) -> bool:
+    """Delete the session's LangGraph thread; whether the checkpoint database held one."""
+    path = settings.sessions_db_path
+    if not path.is_file() or path.stat().st_size == 0:
+        return False
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    with closing(sqlite3.connect(path, timeout=30, check_same_thread=False)) as connection:
+        saver = SqliteSaver(connection)
+        saver.setup()
+        found = (
+            connection.execute(
+                "SELECT 1 FROM checkpoints WHERE thread_id = ? LIMIT 1", (session_id,)
+            ).fetchone()
+            is not None
+        )
+        saver.delete_thread(session_id)
+    return found
