@@ -2,6 +2,9 @@
 
 On a context-overflow error the writer is retried with smaller note subsets (three attempts
 in all); when it still cannot write, the report is assembled from the ledger (or the notes).
+A draft is then read as claims bound to source ids and checked against the ledger
+(engine/grounding/ledger_check.py); one that fails is written again with the errors fed back,
+at most WRITER_ATTEMPTS calls in all.
 Internal meta lines are stripped, and a Sources section built from the ledger is appended
 when the writer left none. A written draft then goes through at most CRITIC_ROUNDS reviews
 (engine/grounding/critic.py); the writer revises after each one that finds something.
@@ -20,6 +23,7 @@ from engine.citations.registry import SourceRegistry
 from engine.emit import emit
 from engine.events import PhaseChanged, ReportReviewed
 from engine.grounding.critic import critique
+from engine.grounding.ledger_check import check_draft
 from engine.middleware.guarded import guarded_text_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps
@@ -31,6 +35,9 @@ from engine.state import ResearchState
 
 # Share of the notes each attempt keeps: all, then the first 60 %, then the first 30 %.
 NOTE_FRACTIONS = (1.0, 0.6, 0.3)
+# Writer calls for a draft whose claims cite ids the ledger does not hold: the first and
+# up to three more with the errors fed back.
+WRITER_ATTEMPTS = 4
 _OVERFLOW_MARKERS = (
     "context_length_exceeded",
     "maximum context length",
@@ -139,33 +146,99 @@ def build_final_report(deps: EngineDeps) -> Any:
         emit(PhaseChanged(phase="writing"))
         records = ledger_records(state.get("evidence_ledger"))
         registry = SourceRegistry.from_dict(state.get("registry"))
-        notes = list(state.get("notes") or [])
-        raw_notes = list(state.get("raw_notes") or [])
         system = SystemMessage(content=FINAL_REPORT_PROMPT.format(date=today()))
-        text: str | None = None
-        for fraction in NOTE_FRACTIONS:
-            keep_notes = notes[: max(1, int(len(notes) * fraction))] if notes else []
-            keep_raw = raw_notes[: int(len(raw_notes) * fraction * fraction)]
-            prompt = writer_prompt(state, keep_notes, keep_raw)
-            try:
-                reply = await guarded_text_call(
-                    deps.model_for("writer"), [system, HumanMessage(prompt)], policy=deps.retry
-                )
-            except Exception as exc:
-                if is_context_overflow(exc):
-                    continue
-                break
-            text = reply.text.strip() or None
-            break
-        if text is None:
-            emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
-            text = assembled_report(state.get("question", ""), records, notes, registry)
-            return {"final_report": tidied(text, records, registry)}
-        text = tidied(text, records, registry)
-        text = await reviewed(text, state, records, registry, system, prompt, deps)
+        drafted = await first_draft(state, system, deps)
+        if drafted is None:
+            return {"final_report": fallback_report(state, records, registry)}
+        draft, prompt = drafted
+        checked = await checked_against_ledger(draft, records, registry, system, prompt, deps)
+        if checked is None:
+            return {"final_report": fallback_report(state, records, registry)}
+        text = await reviewed(checked, state, records, registry, system, prompt, deps)
         return {"final_report": text}
 
     return final_report
+
+
+async def first_draft(
+    state: ResearchState, system: SystemMessage, deps: EngineDeps
+) -> tuple[str, str] | None:
+    """(the writer's first draft, the prompt it answered), on smaller notes after overflows."""
+    notes = list(state.get("notes") or [])
+    raw_notes = list(state.get("raw_notes") or [])
+    for fraction in NOTE_FRACTIONS:
+        keep_notes = notes[: max(1, int(len(notes) * fraction))] if notes else []
+        keep_raw = raw_notes[: int(len(raw_notes) * fraction * fraction)]
+        prompt = writer_prompt(state, keep_notes, keep_raw)
+        try:
+            reply = await guarded_text_call(
+                deps.model_for("writer"), [system, HumanMessage(prompt)], policy=deps.retry
+            )
+        except Exception as exc:
+            if is_context_overflow(exc):
+                continue
+            return None
+        return (reply.text.strip(), prompt) if reply.text.strip() else None
+    return None
+
+
+def fallback_report(
+    state: ResearchState, records: list[EvidenceRecord], registry: SourceRegistry
+) -> str:
+    """The report assembled from the ledger (or the notes) when the writer cannot write one."""
+    emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
+    notes = list(state.get("notes") or [])
+    text = assembled_report(state.get("question", ""), records, notes, registry)
+    return tidied(text, records, registry)
+
+
+async def checked_against_ledger(
+    draft: str,
+    records: list[EvidenceRecord],
+    registry: SourceRegistry,
+    system: SystemMessage,
+    prompt: str,
+    deps: EngineDeps,
+) -> str | None:
+    """The tidied draft once its claims' source ids stand on the ledger, or None.
+
+    A failing draft is written again with the errors fed back, WRITER_ATTEMPTS calls in all.
+    The draft with the fewest errors is kept (the verifier removes what still fails); None
+    when no draft grounds a single claim, so the report is assembled from the ledger.
+    """
+    text = tidied(draft, records, registry)
+    check = check_draft(text, records, registry)
+    best, best_check = text, check
+    ledger = [
+        f"{registry.title_for(source) or source}: {source}" for source in ledger_sources(records)
+    ]
+    for attempt in range(2, WRITER_ATTEMPTS + 1):
+        if best_check.ok:
+            break
+        emit(
+            PhaseChanged(
+                phase="writing",
+                detail=f"the draft cites sources outside the evidence; writing it again "
+                f"(attempt {attempt} of {WRITER_ATTEMPTS})",
+            )
+        )
+        retry = f"{prompt}\n\n## Your draft\n{text}\n\n{check.feedback(ledger)}\n\n"
+        retry += "Write the whole report again."
+        try:
+            reply = await guarded_text_call(
+                deps.model_for("writer"), [system, HumanMessage(retry)], policy=deps.retry
+            )
+        except Exception:
+            break  # the best draft so far stands; the verifier removes what still fails
+        if not reply.text.strip():
+            continue
+        text = tidied(reply.text.strip(), records, registry)
+        check = check_draft(text, records, registry)
+        if len(check.errors) < len(best_check.errors):
+            best, best_check = text, check
+    if records and not best_check.grounded_claims:
+        return None
+    return best
 
 
 def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -> str:
