@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.citations.entries import DOCUMENT_KEY_RE, clean_title, parse_entry, split_run_together
+from engine.citations.entries import (
+    DOCUMENT_KEY_RE,
+    SourceEntry,
+    clean_title,
+    parse_entry,
+    split_run_together,
+)
 from engine.citations.inline import NamedCitation, Ref, citation_tokens, named_citation
 from engine.citations.markers import (
     BRACKET_STYLES,
@@ -27,6 +33,11 @@ from engine.citations.scanning import Token, find_urls
 SOURCES_HEADING = "## Sources"
 # Titles of words, spaces and harmless punctuation, with no digit that could start a label.
 _PLAIN_TITLE_RE = re.compile(r"^[^\W\d_](?:[\w ,;'&+?!-]|\.(?! ))*$")
+# URLs that a sources line holds whole and as written: no character that ends a URL, starts a
+# link or is trimmed as sentence punctuation, so the line's entry is known without reading it.
+_PLAIN_URL_RE = re.compile(r"https?://[A-Za-z0-9.~%/:=&?+-]*[A-Za-z0-9~%/=&+-]")
+# Entry labels hold at most four digits (`[9999]`).
+_MAX_LABEL = 9999
 
 
 @dataclass
@@ -153,25 +164,56 @@ def canonical_line(number: int, title: str | None, locator: str) -> str:
 
     A title that would not (it holds something that reads as a second entry, say) is dropped.
     """
+    return canonical_entry(number, title, locator)[0]
+
+
+def canonical_entry(number: int, title: str | None, locator: str) -> tuple[str, SourceEntry | None]:
+    """`canonical_line`, with the entry that line parses to when that is known without parsing.
+
+    The entry is None when only reading the line again would tell (a document key, an
+    unusual URL); otherwise it equals `parse_entry(line)`, and the line holds no other entry.
+    """
     title = _safe_title(title)
     if title and _PLAIN_TITLE_RE.match(title) and clean_title(title) == title:
         # Nothing in it can read as a label, a link or an address: it reads back unchanged.
-        return f"[{number}] {title}: {locator}"
+        line = f"[{number}] {title}: {locator}"
+        return line, _plain_entry(number, title, locator, line)
     if title:
         line = f"[{number}] {title}: {locator}"
         entry = parse_entry(line)
         if entry is not None and entry.title == title and split_run_together(line) == [line]:
-            return line
-    return f"[{number}] {locator}"
+            return line, entry
+    line = f"[{number}] {locator}"
+    return line, _plain_entry(number, None, locator, line)
+
+
+def _plain_entry(number: int, title: str | None, locator: str, line: str) -> SourceEntry | None:
+    """The entry of `[n] Title: url` or `[n] url` when both are plain (see `_PLAIN_URL_RE`)."""
+    if not 0 <= number <= _MAX_LABEL or not _PLAIN_URL_RE.fullmatch(locator):
+        return None
+    url_start = len(line) - len(locator)
+    return SourceEntry(
+        number, title, locator, None, line, (1, 1 + len(str(number))), (url_start, len(line))
+    )
 
 
 def canonical_section(order: list[int], table: SourceTable) -> str:
     """The `## Sources` section listing `order`'s numbers, each with its title and locator."""
-    lines = [SOURCES_HEADING]
+    lines, _ = canonical_section_entries(order, table)
+    return "\n".join([SOURCES_HEADING, *lines])
+
+
+def canonical_section_entries(
+    order: list[int], table: SourceTable
+) -> tuple[list[str], list[SourceEntry | None]]:
+    """The lines under `SOURCES_HEADING` for `order`, and each line's entry where known."""
+    lines: list[str] = []
+    entries: list[SourceEntry | None] = []
     for number in order:
         locator = table.locator_of[number]
-        line = canonical_line(number, table.titles.get(number), locator)
+        line, entry = canonical_entry(number, table.titles.get(number), locator)
         if line == f"[{number}] {locator}":
-            line = canonical_line(number, table.registry.title_for(locator), locator)
+            line, entry = canonical_entry(number, table.registry.title_for(locator), locator)
         lines.append(line)
-    return "\n".join(lines)
+        entries.append(entry)
+    return lines, entries

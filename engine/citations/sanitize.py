@@ -88,7 +88,7 @@ def unsafe_url_reason(url: str) -> SanitizationReason | None:
 _MAX_PASSES = 10
 
 
-def sanitize_report(report: str) -> SanitizedReport:
+def sanitize_report(report: str, *, parsed: ParsedReport | None = None) -> SanitizedReport:
     """Remove unsafe URLs with their citations and renumber the rest 1..k.
 
     Leaked tool-call markup and everything after it is cut first. Entries whose URL is a
@@ -96,8 +96,10 @@ def sanitize_report(report: str) -> SanitizedReport:
     their inline markers. Markdown links in the prose collapse to their text; a bare URL in the
     prose becomes its citation when it is a kept source and is deleted otherwise. Kept entries
     are numbered 1..k in list order, body and list together, in a single pass.
+
+    `parsed` is `parse_report(report)` when the caller already has it (the verifier does).
     """
-    first, risky = _sanitize_once(report)
+    first, risky = _sanitize_once(report, parsed)
     text = first.sanitized_report
     removed = list(first.removed)
     renumbered = dict(first.renumbered)
@@ -154,11 +156,13 @@ def _renumber_entries(
     return renumbered, kept_urls
 
 
-def _sanitize_once(report: str) -> tuple[SanitizedReport, bool]:
+def _sanitize_once(
+    report: str, given: ParsedReport | None = None
+) -> tuple[SanitizedReport, bool]:
     """One sanitizing pass (see `sanitize_report`), and whether it must be repeated."""
     cut_at = find_tool_markup(report)
     text = report if cut_at is None else report[:cut_at].rstrip()
-    parsed = parse_report(text)
+    parsed = given if given is not None and cut_at is None else parse_report(text)
     removed: list[SanitizationRemoval] = []
     replacements: dict[int, str | None] = {}
     renumbered, kept_urls = _renumber_entries(parsed, removed, replacements)

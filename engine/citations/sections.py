@@ -362,6 +362,47 @@ def parse_report(text: str) -> ParsedReport:
     return builder.parsed
 
 
+def parse_with_sources(
+    body: str,
+    heading: str,
+    lines: list[str],
+    entries: list[SourceEntry | None],
+    *,
+    final_newline: bool,
+) -> ParsedReport | None:
+    """`parse_report` of `body`, a blank line, `heading` and `lines`, reading only what it must.
+
+    For a report that ends with a sources section its writer just built: each line's entry is
+    given (None where unknown, and then read). The result equals what `parse_report` returns
+    for the joined text; None when the body could change that (a sources heading, a footnote
+    definition or an unclosed code fence in it) or the section is not plainly one entry a line.
+    """
+    match = _HEADING_RE.match(heading)
+    if match is None or match.group("tail") is not None or not lines or forms_structure(body):
+        return None
+    body_lines = body.split("\n") if body else []
+    if sum(1 for line in body_lines if _FENCE_RE.match(line)) % 2:
+        return None
+    known: list[SourceEntry] = []
+    for line, entry in zip(lines, entries, strict=True):
+        found = [entry] if entry is not None else _labelled_entries(line)
+        if len(found) != 1 or found[0].number_span is None or not line.startswith("["):
+            return None
+        known.append(found[0])
+    parsed = ParsedReport()
+    if body_lines:
+        parsed.blocks.append(body + "\n")  # the body and the blank line after it
+    heading_index = len(parsed.blocks)
+    parsed.blocks.append(heading)
+    parsed.heading_indexes.append(heading_index)
+    parsed.section_blocks.add(heading_index)
+    parsed.blocks.extend(known)
+    parsed.sections.append((heading_index, list(range(heading_index + 1, len(parsed.blocks)))))
+    if final_newline:
+        parsed.blocks.append("")
+    return parsed
+
+
 def parse_sources_section(text: str) -> list[SourceEntry]:
     """The entries of the report's sources sections and its footnote definitions, in order."""
     return parse_report(text).entries

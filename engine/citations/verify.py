@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import re
 
-from engine.citations.canonical import BodyCiter, canonical_section
+from engine.citations.canonical import SOURCES_HEADING, BodyCiter, canonical_section_entries
 from engine.citations.markers import superscripts_cite
 from engine.citations.registry import SourceRegistry
 from engine.citations.resolve import SourceTable, build_table
 from engine.citations.results import CitationVerification, RemovedCitation, ValidCitation
 from engine.citations.rewrite import tidy_after_removal
 from engine.citations.scopes import numbering_offsets, shift_entries
-from engine.citations.sections import ParsedReport, forms_structure, parse_report
+from engine.citations.sections import (
+    ParsedReport,
+    forms_structure,
+    parse_report,
+    parse_with_sources,
+)
 
 _FENCE_RE = re.compile(r"^\s*(?:```|~~~)")
 
@@ -44,25 +49,37 @@ def verify_citations(
     `strict`: then nothing was retrieved, so every citation is removed as unverifiable
     against it — what the engine does before a report reaches a person.
     """
-    result, risky = _verify_once(report, registry, strict=strict)
+    return verify_and_parse(report, registry, strict=strict)[0]
+
+
+def verify_and_parse(
+    report: str, registry: SourceRegistry, *, strict: bool = False
+) -> tuple[CitationVerification, ParsedReport | None]:
+    """`verify_citations`, with `parse_report` of the verified report when it came for free.
+
+    The verifier knows the structure of what it wrote (the prose, then the canonical sources
+    section), so whoever reads the verified report next (the sanitizer) need not parse it
+    again. None when knowing it would take a parse.
+    """
+    result, risky, parsed = _verify_once(report, registry, strict=strict)
     removed = list(result.removed_citations)
     for _ in range(_MAX_PASSES - 1):
         if not risky or result.verified_report == report:
             break
         report = result.verified_report
-        result, risky = _verify_once(report, registry, strict=strict)
+        result, risky, parsed = _verify_once(report, registry, strict=strict)
         removed.extend(result.removed_citations)
-    return result.model_copy(update={"removed_citations": removed})
+    return result.model_copy(update={"removed_citations": removed}), parsed
 
 
 def _verify_once(
     report: str, registry: SourceRegistry, *, strict: bool = False
-) -> tuple[CitationVerification, bool]:
-    """One verification pass (see `verify_citations`), and whether it must be repeated."""
+) -> tuple[CitationVerification, bool, ParsedReport | None]:
+    """One verification pass (see `verify_and_parse`), and whether it must be repeated."""
     if len(registry) == 0 and not strict:
         return CitationVerification(
             verified_report=report, status="unverified", reason="no_sources"
-        ), False
+        ), False, None
 
     parsed = parse_report(report)
     written_numbers = parsed.entry_numbers
@@ -78,7 +95,7 @@ def _verify_once(
         citer.notes.structural_risk = True
 
     order = _listing_order(citer.used, parsed, table)
-    text = _assemble(report, parsed, prose, rewritten, order, table)
+    text, text_parsed = _assemble(report, parsed, prose, rewritten, order, table)
     valid = [
         ValidCitation(
             number=number,
@@ -89,7 +106,8 @@ def _verify_once(
     ]
     removed = [removed_entries[index] for index in sorted(removed_entries)] + citer.removed
     cited_inline = any(number in table.locator_of for number in citer.used)
-    return _result(text, valid, removed, registry, cited_inline), citer.notes.structural_risk
+    result = _result(text, valid, removed, registry, cited_inline)
+    return result, citer.notes.structural_risk, text_parsed
 
 
 def _listing_order(used: list[int], parsed: ParsedReport, table: SourceTable) -> list[int]:
@@ -111,22 +129,28 @@ def _assemble(
     rewritten: list[str],
     order: list[int],
     table: SourceTable,
-) -> str:
-    """The rewritten prose, then the canonical sources section (if any source is left)."""
+) -> tuple[str, ParsedReport | None]:
+    """The rewritten prose, then the canonical sources section (if any source is left).
+
+    Also the parse of that text when it is known without parsing (see `verify_and_parse`).
+    """
     consumed = len(prose) != len(parsed.blocks)
     changed = any(new != old for new, (_, old) in zip(rewritten, prose, strict=True))
     if not consumed and not changed:
-        return report
+        return report, parsed
     body = "\n".join(rewritten)
     body = tidy_after_removal(body, "") if consumed or changed else body
     if not order:
-        return body + "\n" if report.endswith("\n") and body else body
-    section = canonical_section(order, table)
+        return (body + "\n" if report.endswith("\n") and body else body), None
+    lines, entries = canonical_section_entries(order, table)
+    section = "\n".join([SOURCES_HEADING, *lines])
     if sum(1 for line in body.split("\n") if _FENCE_RE.match(line)) % 2:
         # The prose ends inside a code fence; close it so the sources are not read as code.
         body += "\n```"
     text = f"{body}\n\n{section}" if body else section
-    return text + "\n" if report.endswith("\n") else text
+    final_newline = report.endswith("\n")
+    known = parse_with_sources(body, SOURCES_HEADING, lines, entries, final_newline=final_newline)
+    return (text + "\n" if final_newline else text), known
 
 
 def _result(

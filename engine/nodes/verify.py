@@ -12,10 +12,9 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
-from engine.citations.sanitize import sanitize_report
-from engine.citations.verify import verify_citations
 from engine.data_dir import private_dir, write_private_text
 from engine.emit import emit
 from engine.events import (
@@ -108,8 +107,8 @@ def build_verify(deps: EngineDeps) -> Any:
         emit(PhaseChanged(phase="verifying"))
         registry = SourceRegistry.from_dict(state.get("registry"))
         # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
-        verification = verify_citations(state.get("final_report", ""), registry, strict=True)
-        sanitized = sanitize_report(verification.verified_report)
+        checked = check_report(state.get("final_report", ""), registry, strict=True)
+        verification, sanitized = checked.verification, checked.sanitization
         # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
         # a model or the question survives into it.
         report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
