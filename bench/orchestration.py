@@ -62,7 +62,9 @@ class ThinkInput(BaseModel):
     reflection: str
 
 
-def tools_for(registry: SourceRegistry, unit_id: str | None) -> list[BaseTool]:
+def tools_for(
+    registry: SourceRegistry, unit_id: str | None, focus: str | None = None
+) -> list[BaseTool]:
     """Delayed tools built like engine.tools.toolkit's: fixed argument schemas, so making a
     unit's tools costs microseconds (`@tool` would infer a schema per unit, ~15 ms each)."""
 

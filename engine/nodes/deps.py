@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import Role, Settings
 from engine.middleware.retry import RetryPolicy
@@ -22,7 +22,17 @@ if TYPE_CHECKING:
     from engine.citations.registry import SourceRegistry
 
 ModelFor = Callable[[Role], "BaseChatModel"]
-ToolsFor = Callable[["SourceRegistry", str | None], list["BaseTool"]]
+
+
+class ToolsFor(Protocol):
+    """A research unit's tools: recording into `registry`, reporting as `unit_id`, and
+    ranking long fetched texts against `focus` (the unit's topic or question)."""
+
+    def __call__(
+        self, registry: SourceRegistry, unit_id: str | None, focus: str | None = None
+    ) -> list[BaseTool]: ...
+
+
 PlannerSearch = Callable[[str], Awaitable[str]]
 
 
@@ -41,10 +51,12 @@ def _default_models(settings: Settings) -> ModelFor:
 
 
 def _default_tools(settings: Settings) -> ToolsFor:
-    def tools_for(registry: SourceRegistry, unit_id: str | None) -> list[BaseTool]:
+    def tools_for(
+        registry: SourceRegistry, unit_id: str | None, focus: str | None = None
+    ) -> list[BaseTool]:
         from engine.tools.toolkit import build_research_tools
 
-        return build_research_tools(settings, registry, unit_id=unit_id)
+        return build_research_tools(settings, registry, unit_id=unit_id, focus=focus)
 
     return tools_for
 

@@ -33,7 +33,7 @@ def build_quick(deps: EngineDeps) -> Any:
         )
         emit(ResearchUnitUpdated(unit=running))
         registry = SourceRegistry()
-        tools = deps.tools_for(registry, unit_id)
+        tools = deps.tools_for(registry, unit_id, question)
         shallow = build_shallow_graph(deps.model_for("researcher"), tools, settings)
         # No checkpointer of its own: an interrupted quick run starts over with its sources.
         # No recursion limit either: the shallow graph carries its own, sized to its budget.

@@ -160,7 +160,7 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
     settings = deps.settings
     started = deps.clock()
     registry = SourceRegistry()
-    token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id)})
+    token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id, topic)})
     try:
         agent = shared_researcher(deps)
         result = await asyncio.wait_for(

@@ -82,7 +82,7 @@ class GatedEngineBackend(EngineBackend):
         deps = default_deps(self.settings)
         build_tools = deps.tools_for
 
-        def tools_for(registry: Any, unit_id: str | None) -> list[Any]:
+        def tools_for(registry: Any, unit_id: str | None, focus: str | None = None) -> list[Any]:
             tools = build_tools(registry, unit_id)
             if unit_id not in (None, "unit-1"):
                 for tool in tools:

@@ -233,7 +233,7 @@ class Scenario:
         return EngineDeps(
             settings=settings,
             model_for=lambda role: model,
-            tools_for=lambda registry, unit_id: fake_tools(
+            tools_for=lambda registry, unit_id, focus=None: fake_tools(
                 registry, unit_id, delay=self.tool_delay, delays=self.researcher_delay
             ),
             retry=RetryPolicy(max_retries=2, base_delay=0.0),

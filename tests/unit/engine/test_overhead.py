@@ -56,7 +56,7 @@ async def test_researchers_price_each_tool_schema_once(tmp_path: Path, monkeypat
     deps = EngineDeps(
         settings=settings,
         model_for=lambda role: model,
-        tools_for=lambda registry, unit_id: fake_tools(registry, unit_id),
+        tools_for=lambda registry, unit_id, focus=None: fake_tools(registry, unit_id),
         retry=RetryPolicy(max_retries=0),
     )
     for unit in ("unit-1", "unit-2"):
@@ -138,7 +138,7 @@ async def test_preparing_the_researcher_never_raises(tmp_path: Path, fails: bool
     deps = EngineDeps(
         settings=settings,
         model_for=model_for,  # type: ignore[arg-type]
-        tools_for=lambda registry, unit_id: fake_tools(registry, unit_id),
+        tools_for=lambda registry, unit_id, focus=None: fake_tools(registry, unit_id),
     )
     await prepare_researcher(deps)
     assert ("researcher" in deps.cache) is (not fails)

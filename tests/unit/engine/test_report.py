@@ -46,7 +46,7 @@ def deps(tmp_path: Path, model, **settings) -> EngineDeps:
     return EngineDeps(
         settings=make_settings(tmp_path, **settings),
         model_for=lambda role: model,
-        tools_for=lambda registry, unit_id: [],
+        tools_for=lambda registry, unit_id, focus=None: [],
         retry=RetryPolicy(max_retries=0),
     )
 

@@ -26,7 +26,7 @@ def deps_for(settings, model) -> EngineDeps:
     return EngineDeps(
         settings=settings,
         model_for=lambda role: model,
-        tools_for=lambda registry, unit_id: fake_tools(registry, unit_id),
+        tools_for=lambda registry, unit_id, focus=None: fake_tools(registry, unit_id),
         retry=RetryPolicy(max_retries=3, base_delay=0.0),
     )
 
@@ -93,3 +93,20 @@ def test_notes_are_compressed_to_the_bullet_and_word_budgets():
     assert compress_notes(text, max_bullets=3, word_budget=100).count("\n") == 2
     assert compress_notes(text, max_bullets=40, word_budget=50).count("- ") == 10
     assert compress_notes(text, max_bullets=40, word_budget=12).count("- ") == 2
+
+
+async def test_a_units_tools_rank_long_texts_against_its_topic(tmp_path: Path):
+    focuses: list[str | None] = []
+
+    def tools_for(registry, unit_id, focus=None):
+        focuses.append(focus)
+        return fake_tools(registry, unit_id)
+
+    deps = EngineDeps(
+        settings=make_settings(tmp_path),
+        model_for=lambda role: ScriptedChatModel.sequence([FINDINGS]),
+        tools_for=tools_for,
+        retry=RetryPolicy(max_retries=0),
+    )
+    await run_research_unit(deps, "unit-1", "How long do alpha caches live?")
+    assert "How long do alpha caches live?" in focuses

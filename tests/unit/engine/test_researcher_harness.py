@@ -35,7 +35,7 @@ def deps_for(settings: Any, model: Any) -> EngineDeps:
     return EngineDeps(
         settings=settings,
         model_for=lambda role: model,
-        tools_for=lambda registry, unit_id: fake_tools(registry, unit_id),
+        tools_for=lambda registry, unit_id, focus=None: fake_tools(registry, unit_id),
         retry=RetryPolicy(max_retries=0, base_delay=0.0),
     )
 
@@ -116,7 +116,7 @@ async def test_summarization_starts_within_the_configured_window(tmp_path: Path)
             return tool_call_message("fetch_url", {"url": f"https://alpha.example.org/{fetched}"})
         return "Alpha is documented [1].\n\nSources:\n[1] A: https://alpha.example.org/long"
 
-    def tools_for(registry: Any, unit_id: Any) -> list[Any]:
+    def tools_for(registry: Any, unit_id: Any, focus: Any = None) -> list[Any]:
         from langchain_core.tools import tool
 
         @tool

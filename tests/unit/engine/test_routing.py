@@ -98,7 +98,7 @@ async def test_the_quick_path_runs_under_the_shallow_graphs_recursion_limit(tmp_
     scenario = QuickScenario()
     limits: list[int] = []
 
-    def tools_for(registry: Any, unit_id: str | None) -> list[BaseTool]:
+    def tools_for(registry: Any, unit_id: str | None, focus: str | None = None) -> list[BaseTool]:
         @tool
         async def search_web(query: str, config: RunnableConfig) -> str:
             """Search the web."""

@@ -102,7 +102,7 @@ def _deps(tmp_path: Path, model: ScriptedChatModel, rounds: int) -> EngineDeps:
     return EngineDeps(
         settings=make_settings(tmp_path, critic_rounds=rounds),
         model_for=lambda role: model,
-        tools_for=lambda registry, unit_id: [],
+        tools_for=lambda registry, unit_id, focus=None: [],
         retry=RetryPolicy(max_retries=0),
     )
 
