@@ -15,7 +15,7 @@ import contextlib
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
@@ -219,6 +219,18 @@ class ResearchSession:
         async with contextlib.aclosing(self._run(None)) as stream:
             async for event in stream:
                 yield event
+
+    async def stage(self) -> Literal["new", "paused", "unfinished", "finished"]:
+        """Where the saved thread stands: never run, at an interrupt, stopped midway, or done.
+
+        A follow-up question (`start` on this session) belongs only to a finished one.
+        """
+        snapshot = await self.graph.aget_state(self.config)
+        if snapshot.created_at is None:
+            return "new"
+        if snapshot.interrupts:
+            return "paused"
+        return "unfinished" if snapshot.next else "finished"
 
     async def cancel(self) -> None:
         self._cancelled = True

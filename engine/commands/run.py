@@ -1,7 +1,8 @@
 """`deepresearch run "QUESTION"`: a research session without the app.
 
 Progress goes to stderr, the report to `--out` or stdout, every event to `--events` as JSON
-lines. A pause the flags cannot answer (a clarifying question without `--answer`, a plan
+lines (a new file each run unless `--append`). `--resume ID "QUESTION"` asks a follow-up in a
+finished session; the engine decides whether the topic shifted. A pause the flags cannot answer (a clarifying question without `--answer`, a plan
 without `--yes` or `--plan`) ends the run with exit code 3 and the session id to resume.
 """
 
@@ -54,9 +55,19 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--out", metavar="FILE", type=Path, help="write the report here")
     parser.add_argument(
-        "--events", metavar="FILE.jsonl", type=Path, help="write every event as JSON lines"
+        "--events",
+        metavar="FILE.jsonl",
+        type=Path,
+        help="write every event as JSON lines (the file is replaced unless --append)",
     )
-    parser.add_argument("--resume", metavar="SESSION_ID", help="continue a saved session")
+    parser.add_argument(
+        "--append", action="store_true", help="add to the --events file instead of replacing it"
+    )
+    parser.add_argument(
+        "--resume",
+        metavar="SESSION_ID",
+        help="continue a saved session; with a QUESTION, ask it as a follow-up of a finished one",
+    )
     parser.add_argument("--mode", choices=("auto", "quick", "deep"), help="research mode")
     parser.set_defaults(handler=run)
 
@@ -88,6 +99,18 @@ def run(args: argparse.Namespace) -> int:
         if warning:
             print(f"warning: {warning}", file=sys.stderr)
     return asyncio.run(run_headless(settings, args, edited_plan=edited_plan))
+
+
+def _not_ready_for_follow_up(session_id: str, stage: str) -> str:
+    if stage == "new":
+        return (
+            f"deepresearch run: no saved session {session_id!r}; `deepresearch sessions` lists them"
+        )
+    waiting = "waits for an answer or a plan review" if stage == "paused" else "did not finish"
+    return (
+        f"deepresearch run: session {session_id} {waiting}; finish it first with "
+        f"`deepresearch run --resume {session_id} --yes`, then ask the follow-up"
+    )
 
 
 def _read_plan(path: Path) -> dict[str, Any]:
@@ -129,7 +152,9 @@ async def run_headless(
     # Reports, plans and progress carry text from documents and models: print it defanged.
     err = TerminalSafeStream(stderr or sys.stderr)
     out = TerminalSafeStream(stdout or sys.stdout)
-    events_file = args.events.open("a", encoding="utf-8") if args.events else None
+    events_file = (
+        args.events.open("a" if args.append else "w", encoding="utf-8") if args.events else None
+    )
     answer: str | None = args.answer
     plan = edited_plan
     code = EXIT_FAILED
@@ -137,7 +162,13 @@ async def run_headless(
     try:
         async with open_session(settings, args.resume, deps=deps) as session:
             stream: AsyncIterator[Any] | None
-            if args.resume:
+            follow_up = bool(args.resume and args.question)
+            if follow_up:
+                stage = await session.stage()
+                if stage != "finished":
+                    print(_not_ready_for_follow_up(session.session_id, stage), file=err)
+                    return EXIT_USAGE
+            if args.resume and not follow_up:
                 stream = session.resume()
             else:
                 stream = session.start(args.question, mode=args.mode or settings.research_mode)

@@ -173,3 +173,54 @@ async def test_a_report_on_stdout_also_names_where_it_was_saved(tmp_path: Path):
     assert code == EXIT_OK
     saved = next(line for line in err.splitlines() if line.startswith("report saved to "))
     assert Path(saved.removeprefix("report saved to ")).read_text() == out
+
+
+async def test_the_events_file_is_replaced_unless_append_is_given(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    events = tmp_path / "events.jsonl"
+
+    def starts() -> int:
+        return sum('"type":"session_started"' in line for line in events.read_text().splitlines())
+
+    for argv, expected in ((("--events",), 1), (("--events",), 1), (("--append", "--events"), 2)):
+        code, _out, _err = await headless(
+            settings, Scenario(), "Compare alpha and beta", "--yes", *argv, str(events)
+        )
+        assert code == EXIT_OK
+        assert starts() == expected
+
+
+async def test_a_question_with_resume_is_a_follow_up_of_the_finished_session(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, _out, err = await headless(settings, Scenario(), "Compare alpha and beta", "--yes")
+    assert code == EXIT_OK
+    session_id = list_sessions(settings)[0].session_id
+    events = tmp_path / "follow-up.jsonl"
+    code, out, err = await headless(
+        settings,
+        Scenario(),
+        "--resume",
+        session_id,
+        "How do alpha caches expire?",
+        "--yes",
+        "--events",
+        str(events),
+    )
+    assert code == EXIT_OK, err
+    assert out.startswith("# Report")
+    lines = [json.loads(line) for line in events.read_text().splitlines()]
+    assert lines[0]["type"] == "session_started" and lines[0]["session_id"] == session_id
+    assert "report_ready" in [line["type"] for line in lines]
+    assert [info.session_id for info in list_sessions(settings)] == [session_id]
+    assert (settings.reports_dir / f"{session_id}-2.md").read_text() == out
+
+
+async def test_a_follow_up_of_a_session_still_waiting_is_refused_with_what_to_do(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    code, out, _err = await headless(settings, Scenario(), "Compare alpha and beta")
+    assert code == EXIT_NEEDS_INPUT
+    session_id = out.strip()
+    code, out, err = await headless(settings, Scenario(), "--resume", session_id, "And gamma?")
+    assert code == EXIT_USAGE and out == ""
+    assert f"session {session_id} waits for an answer or a plan review" in err
+    assert f"--resume {session_id} --yes" in err
