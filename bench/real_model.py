@@ -203,6 +203,7 @@ async def _one_session(
         plan=None,
         out=None,
         events=events_path,
+        append=False,
         resume=None,
         mode=mode,
     )
