@@ -3,14 +3,16 @@
 Every other part of the app sees typed messages, never raw events. High-frequency facts are
 coalesced so a fast engine cannot flood the message loop: progress and usage messages replace a
 queued one of the same kind (`can_replace`); unit states (latest per unit), evidence and tool
-calls are buffered with one wake-up message per batch.
+calls are buffered with one wake-up message per batch. A batch holds at most
+`MAX_ITEMS_PER_MESSAGE` items, so no single handler runs long enough to stall the screen; a
+full batch is followed by a new one, in stream order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Generic, TypeVar
 
 from textual.message import Message
@@ -41,6 +43,10 @@ from engine.progress_text import describe_review
 
 # Yield to the message loop at least this often while pumping a stream that never awaits.
 _YIELD_EVERY_SECONDS = 0.02
+# Items one wake-up message carries at most: a burst of 2,000 records becomes 20 messages the
+# screen handles one at a time, drawing and ticking timers between them, instead of one
+# handler that lays out 2,000 rows at once.
+MAX_ITEMS_PER_MESSAGE = 100
 
 T = TypeVar("T")
 
@@ -119,34 +125,51 @@ class ModelCallUpdated(EngineMessage):
 
 
 class _Batch(Generic[T]):
-    """Items waiting for the message loop; the receiver drains them all at once."""
+    """Items of one wake-up message; it takes items until drained or full.
 
-    def __init__(self) -> None:
-        self._items: list[T] = []
+    Items are keyed: a newer item with the key of a queued one replaces it (latest wins, in
+    the first one's place). Plain batches give every item a key of its own.
+    """
 
-    def add(self, item: T) -> bool:
-        """Queue an item; True when the batch was empty, i.e. a wake-up must be posted."""
-        self._items.append(item)
-        return len(self._items) == 1
+    def __init__(self, limit: int) -> None:
+        self._items: dict[object, T] = {}
+        self._limit = limit
+        self.closed = False
 
-    def drain(self) -> list[T]:
-        items, self._items = self._items, []
-        return items
+    def accepts(self, key: object) -> bool:
+        return not self.closed and (len(self._items) < self._limit or key in self._items)
 
-
-class _LatestByKey(Generic[T]):
-    """Like `_Batch`, but a newer item with the same key replaces the queued one."""
-
-    def __init__(self) -> None:
-        self._items: dict[str, T] = {}
-
-    def add(self, key: str, item: T) -> bool:
+    def add(self, key: object, item: T) -> None:
         self._items[key] = item
-        return len(self._items) == 1
 
     def drain(self) -> list[T]:
+        """Every item, once; later items go to a new batch with its own wake-up."""
+        self.closed = True
         items, self._items = self._items, {}
         return list(items.values())
+
+
+class _Batcher(Generic[T]):
+    """Opens batches and posts one wake-up per batch (`wake`), in the order items came."""
+
+    def __init__(
+        self, wake: Callable[[_Batch[T]], None], limit: int = MAX_ITEMS_PER_MESSAGE
+    ) -> None:
+        self._wake = wake
+        self._limit = limit
+        self._open: _Batch[T] | None = None
+        self._count = 0
+
+    def add(self, item: T, key: object = None) -> None:
+        """Queue an item; `key` None gives it a key of its own (nothing replaces it)."""
+        if key is None:
+            self._count += 1
+            key = self._count
+        batch = self._open
+        if batch is None or not batch.accepts(key):
+            batch = self._open = _Batch(self._limit)
+            self._wake(batch)
+        batch.add(key, item)
 
 
 class UnitsUpdated(EngineMessage):
@@ -156,7 +179,7 @@ class UnitsUpdated(EngineMessage):
     otherwise be 200 dispatches before the screen could draw.
     """
 
-    def __init__(self, batch: _LatestByKey[ResearchUnitSummary]) -> None:
+    def __init__(self, batch: _Batch[ResearchUnitSummary]) -> None:
         super().__init__()
         self._batch = batch
 
@@ -220,9 +243,15 @@ class EventBridge:
     def __init__(self, target: MessagePump, epoch: int = 0) -> None:
         self.target = target
         self.epoch = epoch
-        self._evidence: _Batch[EvidenceRecord] = _Batch()
-        self._tool_calls: _Batch[ToolCalled] = _Batch()
-        self._units: _LatestByKey[ResearchUnitSummary] = _LatestByKey()
+        self._evidence: _Batcher[EvidenceRecord] = _Batcher(
+            lambda batch: self._post(EvidenceArrived(batch))
+        )
+        self._tool_calls: _Batcher[ToolCalled] = _Batcher(
+            lambda batch: self._post(ToolCallsLogged(batch))
+        )
+        self._units: _Batcher[ResearchUnitSummary] = _Batcher(
+            lambda batch: self._post(UnitsUpdated(batch))
+        )
         self.events_seen = 0
 
     def post(self, event: Event) -> None:
@@ -231,9 +260,8 @@ class EventBridge:
         if isinstance(event, RuntimeProgress) and event.research_units:
             # Units reported inside progress join the same latest-wins batch as unit updates,
             # so an older progress can never overwrite a newer unit state on screen.
-            wake = [self._units.add(unit.id, unit) for unit in event.research_units]
-            if wake[0]:
-                self._post(UnitsUpdated(self._units))
+            for unit in event.research_units:
+                self._units.add(unit, key=unit.id)
         message = self._translate(event)
         if message is not None:
             self._post(message)
@@ -245,11 +273,11 @@ class EventBridge:
     def _translate(self, event: Event) -> EngineMessage | None:
         match event:
             case EvidenceAdded(record=record):
-                return EvidenceArrived(self._evidence) if self._evidence.add(record) else None
+                self._evidence.add(record)
             case ToolCalled():
-                return ToolCallsLogged(self._tool_calls) if self._tool_calls.add(event) else None
+                self._tool_calls.add(event)
             case ResearchUnitUpdated(unit=unit):
-                return UnitsUpdated(self._units) if self._units.add(unit.id, unit) else None
+                self._units.add(unit, key=unit.id)
             case RuntimeProgress():
                 return ProgressUpdated(event)
             case UsageUpdated():

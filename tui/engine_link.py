@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,22 @@ if TYPE_CHECKING:
 CANCEL_GRACE_SECONDS = 10.0
 
 DriverCall = Callable[["SessionDriver"], AsyncIterator["Event"]]
+
+_frozen = False
+
+
+def freeze_long_lived_objects() -> None:
+    """Exempt everything alive now from later garbage collections (once per process).
+
+    Called when the first session has opened: the engine's LangChain stack, the app and its
+    widgets are loaded and live as long as the process. A full collection otherwise walks all
+    of them again in the middle of a run, a pause of tens of milliseconds (hundreds with the
+    engine loaded) in which the screen cannot draw.
+    """
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.freeze()
 
 
 class EngineCrashed(Message, bubble=False):
@@ -104,6 +121,7 @@ class EngineLink:
                 self.session_id = driver.session_id
                 if not opened.done():
                     opened.set_result(driver)
+                freeze_long_lived_objects()
                 await closing.wait()
         except Exception as error:
             if not opened.done():
