@@ -97,6 +97,8 @@ class Settings(BaseModel):
     data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("deepresearch")))
     # Where the app offers to export reports; None: `exports` in the data directory.
     export_dir: Path | None = None
+    # The bearer token `deepresearch serve` requires; it must be set to serve beyond loopback.
+    api_token: SecretStr | None = None
 
     # Fetching.
     fetch_allowed_hosts: tuple[str, ...] = ()
@@ -148,7 +150,7 @@ class Settings(BaseModel):
         return value.strip() if isinstance(value, str) else value
 
     @field_validator(
-        "openai_api_key", "exa_api_key", "documents_path", "export_dir", mode="before"
+        "openai_api_key", "exa_api_key", "api_token", "documents_path", "export_dir", mode="before"
     )
     @classmethod
     def _blank_secret_is_unset(cls, value: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -374,14 +374,27 @@ class ResearchSession:
 
 
 @contextlib.asynccontextmanager
-async def open_session(
-    settings: Settings, session_id: str | None = None, *, deps: EngineDeps | None = None
-) -> AsyncIterator[ResearchSession]:
-    """A session on the persistent checkpointer: new (no id) or an existing one to resume."""
+async def open_engine(
+    settings: Settings, *, deps: EngineDeps | None = None
+) -> AsyncIterator[Callable[[str | None], ResearchSession]]:
+    """The graph on the persistent checkpointer, shared by every session opened from it.
+
+    Yields a factory: a session by id (an existing one to resume or continue), or a new one.
+    A server drives many sessions at once through one checkpointer connection.
+    """
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     configure_logging(settings)
     async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
-        yield ResearchSession(settings, graph, session_id or new_session_id())
+        yield lambda session_id: ResearchSession(settings, graph, session_id or new_session_id())
+
+
+@contextlib.asynccontextmanager
+async def open_session(
+    settings: Settings, session_id: str | None = None, *, deps: EngineDeps | None = None
+) -> AsyncIterator[ResearchSession]:
+    """A session on the persistent checkpointer: new (no id) or an existing one to resume."""
+    async with open_engine(settings, deps=deps) as session_for:
+        yield session_for(session_id)

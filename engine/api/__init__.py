@@ -1,0 +1,1 @@
+"""`deepresearch serve`: the engine over HTTP (REST + Server-Sent Events)."""

@@ -1,0 +1,262 @@
+"""The HTTP API: sessions started, reviewed and read over REST, their events over SSE.
+
+Every route drives the same session driver as the app and `deepresearch run`
+(`engine.runner.ResearchSession`) and streams the same typed events (`engine.events`); none
+re-implements orchestration or verification. OpenAPI is served at `/docs`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Path, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import ValidationError
+
+from engine.api.bodies import ClarificationAnswer, FollowUp, PlanReview, ResearchRequest
+from engine.api.limits import BodyLimit
+from engine.api.runs import Leg, SessionBusy, SessionRuns
+from engine.api.stream import session_events
+from engine.config import Settings
+from engine.events import ReportReady, RunFailed, RunFinished, UsageUpdated
+from engine.nodes.deps import EngineDeps
+from engine.runner import open_engine
+from engine.schemas import PlanDecision
+from engine.sessions import get_session, list_sessions, load_report_event
+from engine.sessions_log import load_events
+
+_log = logging.getLogger("deepresearch.api")
+SESSION_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,80}$", description="a session id")
+_SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def create_app(settings: Settings, *, deps: EngineDeps | None = None) -> FastAPI:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with open_engine(settings, deps=deps) as session_for:
+            app.state.runs = SessionRuns(session_for)
+            app.state.session_for = session_for
+            try:
+                yield
+            finally:
+                await app.state.runs.close()
+
+    app = FastAPI(
+        title="deepresearch",
+        summary="Research sessions with verified citations: start, review, stream, read.",
+        lifespan=lifespan,
+        dependencies=[Depends(_authorized(settings))],
+    )
+    app.add_middleware(BodyLimit)
+    _install_error_handlers(app)
+    _add_routes(app, settings)
+    return app
+
+
+def _authorized(settings: Settings) -> Any:
+    token = settings.api_token.get_secret_value() if settings.api_token else None
+
+    async def check(request: Request, authorization: str | None = Header(None)) -> None:
+        if token is None or request.url.path == "/healthz":
+            return
+        scheme, _, given = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip(), token):
+            raise HTTPException(401, "a bearer token (API_TOKEN) is required")
+
+    return check
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # The offending values are not echoed back: they may be long, or someone's secret.
+        fields = [
+            {"field": ".".join(str(part) for part in error["loc"]), "problem": error["msg"]}
+            for error in exc.errors()
+        ]
+        return JSONResponse({"error": "invalid request", "fields": fields}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        _log.error("request failed", exc_info=exc)
+        return JSONResponse({"error": "internal error; see the server log"}, status_code=500)
+
+
+def _add_routes(app: FastAPI, settings: Settings) -> None:
+    def runs(request: Request) -> SessionRuns:
+        runs: SessionRuns = request.app.state.runs
+        return runs
+
+    def launch(request: Request, session_id: str | None, leg: Leg, auto: bool = False) -> str:
+        try:
+            return runs(request).launch(session_id, leg, auto_approve=auto)
+        except SessionBusy:
+            raise HTTPException(409, "the session is already running in this worker") from None
+
+    def stream(request: Request, session_id: str, after: int = 0) -> StreamingResponse:
+        active = runs(request)
+
+        def still_running() -> bool:
+            if active.busy(session_id):
+                return True
+            info = get_session(settings, session_id)
+            return info is not None and info.status == "running"
+
+        frames = session_events(
+            settings, session_id, active, after=after, still_running=still_running
+        )
+        headers = {**_SSE_HEADERS, "X-Session-Id": session_id}
+        return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
+
+    async def stage(request: Request, session_id: str) -> str:
+        session = request.app.state.session_for(session_id)
+        found: str = await session.stage()
+        if found == "new":
+            raise HTTPException(404, f"no saved session {session_id!r}")
+        return found
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.post("/v1/research", response_class=StreamingResponse)
+    async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
+        """Start a session; its events as Server-Sent Events until it pauses or ends."""
+        question, mode = body.question.strip(), body.mode
+        session_id = launch(
+            request, None, lambda s: s.start(question, mode=mode), body.auto_approve
+        )
+        return stream(request, session_id)
+
+    @app.post("/v1/research/sync")
+    async def research_sync(body: ResearchRequest, request: Request) -> JSONResponse:
+        """Run a session to its end (plan approved as proposed) and return the report."""
+        question, mode = body.question.strip(), body.mode
+        session_id = launch(request, None, lambda s: s.start(question, mode=mode), True)
+        await runs(request).finished(session_id)
+        return _outcome(settings, session_id)
+
+    @app.get("/v1/sessions")
+    async def sessions() -> list[dict[str, Any]]:
+        return [info.model_dump() for info in list_sessions(settings)]
+
+    @app.get("/v1/sessions/{session_id}")
+    async def session(request: Request, session_id: str = SESSION_ID) -> dict[str, Any]:
+        info = get_session(settings, session_id)
+        if info is None:
+            raise HTTPException(404, f"no saved session {session_id!r}")
+        return {**info.model_dump(), "stage": await stage(request, session_id)}
+
+    @app.get("/v1/sessions/{session_id}/events", response_class=StreamingResponse)
+    async def events(
+        request: Request,
+        session_id: str = SESSION_ID,
+        last_event_id: int = Header(0, ge=0, alias="Last-Event-ID"),
+    ) -> StreamingResponse:
+        """The session's events after `Last-Event-ID`, live while it runs."""
+        if get_session(settings, session_id) is None:
+            raise HTTPException(404, f"no saved session {session_id!r}")
+        return stream(request, session_id, after=last_event_id)
+
+    @app.get("/v1/sessions/{session_id}/report")
+    async def report(session_id: str = SESSION_ID) -> dict[str, Any]:
+        found = load_report_event(settings, session_id)
+        if found is None:
+            raise HTTPException(404, f"session {session_id!r} has no report yet")
+        return found.model_dump(mode="json")
+
+    @app.post("/v1/sessions/{session_id}/plan", status_code=202)
+    async def review(
+        body: PlanReview, request: Request, session_id: str = SESSION_ID
+    ) -> dict[str, str]:
+        """Approve, edit, revise with feedback or cancel the plan a session waits on."""
+        try:
+            decision = PlanDecision.model_validate(body.model_dump())
+        except ValidationError as exc:
+            problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
+            raise HTTPException(422, problem) from None
+        await _require_stage(request, session_id, "paused", stage)
+        launch(request, session_id, lambda s: s.review_plan(decision))
+        return _accepted(session_id)
+
+    @app.post("/v1/sessions/{session_id}/clarification", status_code=202)
+    async def clarify(
+        body: ClarificationAnswer, request: Request, session_id: str = SESSION_ID
+    ) -> dict[str, str]:
+        await _require_stage(request, session_id, "paused", stage)
+        answer = body.answer.strip()
+        launch(request, session_id, lambda s: s.answer_clarification(answer))
+        return _accepted(session_id)
+
+    @app.post("/v1/sessions/{session_id}/resume", status_code=202)
+    async def resume(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
+        """Continue a session from its last checkpoint (a worker that died mid-run)."""
+        if await stage(request, session_id) == "finished":
+            raise HTTPException(409, "the session is finished; ask a follow-up instead")
+        launch(request, session_id, lambda s: s.resume())
+        return _accepted(session_id)
+
+    @app.post("/v1/sessions/{session_id}/questions", status_code=202)
+    async def follow_up(
+        body: FollowUp, request: Request, session_id: str = SESSION_ID
+    ) -> dict[str, str]:
+        """Ask a follow-up question in a finished session."""
+        await _require_stage(request, session_id, "finished", stage)
+        question, mode = body.question.strip(), body.mode
+        leg: Leg = lambda s: s.start(question, mode=mode)  # noqa: E731
+        launch(request, session_id, leg, body.auto_approve)
+        return _accepted(session_id)
+
+    @app.post("/v1/sessions/{session_id}/cancel", status_code=202)
+    async def cancel(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
+        if not await runs(request).cancel(session_id):
+            raise HTTPException(409, "the session is not running in this worker")
+        return _accepted(session_id)
+
+
+async def _require_stage(request: Request, session_id: str, wanted: str, stage: Any) -> None:
+    found = await stage(request, session_id)
+    if found != wanted:
+        waiting = {"paused": "waits for an answer or a plan review", "finished": "is finished"}
+        raise HTTPException(
+            409,
+            f"the session {waiting.get(found, 'is not paused')}; this needs one that "
+            f"{waiting.get(wanted, wanted)}",
+        )
+
+
+def _accepted(session_id: str) -> dict[str, str]:
+    return {"session_id": session_id, "events": f"/v1/sessions/{session_id}/events"}
+
+
+def _outcome(settings: Settings, session_id: str) -> JSONResponse:
+    """The finished session as JSON: status, report, citations, claims and token usage."""
+    events = load_events(settings, session_id) or []
+    usage = {"input_tokens": 0, "output_tokens": 0}
+    status, error = "interrupted", None
+    for event in events:
+        if isinstance(event, UsageUpdated):
+            usage = {
+                "input_tokens": event.total_input_tokens,
+                "output_tokens": event.total_output_tokens,
+            }
+        elif isinstance(event, RunFinished):
+            status = event.status
+        elif isinstance(event, RunFailed):
+            status, error = "failed", event.error
+    found: ReportReady | None = load_report_event(settings, session_id)
+    body: dict[str, Any] = {"session_id": session_id, "status": status, "usage": usage}
+    if error:
+        body["error"] = error
+    if found is not None:
+        body["report"] = found.model_dump(mode="json")
+    return JSONResponse(body, status_code=502 if status == "failed" else 200)

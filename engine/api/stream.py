@@ -1,0 +1,80 @@
+"""A session's events as Server-Sent Events, read from its stored log.
+
+Event ids are line numbers of the log, so a client that reconnects with `Last-Event-ID`
+gets exactly the events after the last one it saw, whichever worker wrote them. The stream
+ends once the session's run has paused or ended and every stored event was sent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from engine.api.runs import SessionRuns
+from engine.config import Settings
+from engine.sessions_log import events_path
+
+# How often a stream looks at the log when no event of this worker woke it (another
+# worker's run), and how often an idle stream sends a comment so proxies keep it open.
+POLL_SECONDS = 0.25
+KEEPALIVE_SECONDS = 15.0
+
+
+def _frame(number: int, line: str) -> str:
+    try:
+        kind = str(json.loads(line).get("type", "message"))
+    except ValueError:
+        kind = "message"
+    return f"id: {number}\nevent: {kind}\ndata: {line}\n\n"
+
+
+class _LogReader:
+    """The complete lines appended to a log since the last read (a line cut short waits)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.count = 0
+
+    def new_lines(self) -> list[tuple[int, str]]:
+        try:
+            with self.path.open("rb") as log:
+                log.seek(self.offset)
+                chunk = log.read()
+        except FileNotFoundError:
+            return []
+        complete = chunk[: chunk.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        numbered = []
+        for line in complete.decode("utf-8").split("\n"):
+            if line.strip():
+                self.count += 1
+                numbered.append((self.count, line))
+        return numbered
+
+
+async def session_events(
+    settings: Settings,
+    session_id: str,
+    runs: SessionRuns,
+    *,
+    after: int = 0,
+    still_running: Callable[[], bool],
+) -> AsyncIterator[str]:
+    """SSE frames of the session's events with ids above `after`, live until it settles."""
+    reader = _LogReader(events_path(settings, session_id))
+    last_sent = time.monotonic()
+    while True:
+        running = still_running()  # read before the log: an event written after is not lost
+        for number, line in reader.new_lines():
+            if number > after:
+                yield _frame(number, line)
+                last_sent = time.monotonic()
+        if not running:
+            return
+        if time.monotonic() - last_sent >= KEEPALIVE_SECONDS:
+            yield ": keep-alive\n\n"
+            last_sent = time.monotonic()
+        await runs.wait_for_pulse(POLL_SECONDS)
