@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from engine.config import SettingsError
 
 # Subcommand modules under engine/commands/, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions", "audit", "index", "serve")
+COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions", "audit", "index", "serve", "mcp")
 # What each command (None: the app) needs of DATA_DIR, checked before it starts any work so a
 # folder that cannot be used is one line naming DATA_DIR, not a traceback halfway through.
 # `doctor` reports on the folder instead of stopping at it.
@@ -23,6 +23,7 @@ DATA_DIR_ACCESS: dict[str | None, str] = {
     None: "write",
     "run": "write",
     "serve": "write",
+    "mcp": "write",
     "index": "write",
     "sessions": "read",
     "audit": "read",

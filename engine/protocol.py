@@ -16,6 +16,13 @@ from engine.config import ResearchMode
 from engine.events import Event
 from engine.schemas import PlanDecision
 
+# The answer to a clarifying question when no one is there to give one (`run --yes`, the
+# API's and the MCP tools' auto-approved sessions).
+PROCEED_ON_LIKELY_READING = (
+    "No one is available to answer (headless run). Proceed with the most likely reading of "
+    "the question and state that assumption in the brief."
+)
+
 SessionStatus = Literal[
     "awaiting_clarification",
     "awaiting_plan_review",

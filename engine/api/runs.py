@@ -10,19 +10,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from engine.events import ClarificationRequested, Event, PlanProposed
+from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.runner import ResearchSession
 from engine.schemas import PlanDecision
 
-# What `deepresearch run --yes` answers a clarifying question with; the same reading here.
-PROCEED_ON_LIKELY_READING = (
-    "No one is available to answer (headless run). Proceed with the most likely reading of "
-    "the question and state that assumption in the brief."
-)
-
 Leg = Callable[[ResearchSession], AsyncIterator[Event]]
+
+
+async def drive(
+    session: ResearchSession,
+    stream: AsyncIterator[Event],
+    *,
+    auto_approve: bool,
+    on_event: Callable[[Event], Awaitable[None]],
+) -> None:
+    """Read `stream` to its end; with `auto_approve`, go on past each pause as `run --yes`
+    does: the plan approved as proposed, a clarifying question answered by proceeding."""
+    current: AsyncIterator[Event] | None = stream
+    while current is not None:
+        follow: AsyncIterator[Event] | None = None
+        async with contextlib.aclosing(current) as events:  # type: ignore[type-var]
+            async for event in events:
+                await on_event(event)
+                if auto_approve and isinstance(event, ClarificationRequested):
+                    follow = session.answer_clarification(PROCEED_ON_LIKELY_READING)
+                elif auto_approve and isinstance(event, PlanProposed):
+                    follow = session.review_plan(PlanDecision(action="approve"))
+        current = follow
 
 
 class SessionBusy(RuntimeError):
@@ -53,17 +70,10 @@ class SessionRuns:
         return session.session_id
 
     async def _drive(self, session: ResearchSession, leg: Leg, auto_approve: bool) -> None:
-        stream: AsyncIterator[Event] | None = leg(session)
-        while stream is not None:
-            follow: AsyncIterator[Event] | None = None
-            async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
-                async for event in events:
-                    await self.pulse()
-                    if auto_approve and isinstance(event, ClarificationRequested):
-                        follow = session.answer_clarification(PROCEED_ON_LIKELY_READING)
-                    elif auto_approve and isinstance(event, PlanProposed):
-                        follow = session.review_plan(PlanDecision(action="approve"))
-            stream = follow
+        async def pulse(_event: Event) -> None:
+            await self.pulse()
+
+        await drive(session, leg(session), auto_approve=auto_approve, on_event=pulse)
         await self.pulse()
 
     async def pulse(self) -> None:

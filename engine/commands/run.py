@@ -2,8 +2,9 @@
 
 Progress goes to stderr, the report to `--out` or stdout, every event to `--events` as JSON
 lines (a new file each run unless `--append`). `--resume ID "QUESTION"` asks a follow-up in a
-finished session; the engine decides whether the topic shifted. A pause the flags cannot answer (a clarifying question without `--answer`, a plan
-without `--yes` or `--plan`) ends the run with exit code 3 and the session id to resume.
+finished session; the engine decides whether the topic shifted. A pause the flags cannot
+answer (a clarifying question without `--answer`, a plan without `--yes` or `--plan`) ends
+the run with exit code 3 and the session id to resume.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 
 from engine.config import Settings, load_settings
 from engine.preflight import documents_warning, require_working_search
+from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.terminal_text import TerminalSafeStream, one_line, terminal_safe
 
 EXIT_OK = 0
@@ -28,10 +30,6 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEEDS_INPUT = 3
 EXIT_UNVERIFIED = 4
-HEADLESS_CLARIFICATION = (
-    "No one is available to answer (headless run). Proceed with the most likely reading of "
-    "the question and state that assumption in the brief."
-)
 TITLE_WIDTH = 80
 # "Label: value", the label a few words at most (so a sentence with a colon is not a label).
 _LABELLED_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,30}):\s*(?P<value>\S.*)$")
@@ -188,7 +186,7 @@ async def run_headless(
                                 "likely reading",
                                 file=err,
                             )
-                            answer = HEADLESS_CLARIFICATION
+                            answer = PROCEED_ON_LIKELY_READING
                         if answer is None:
                             print(
                                 f"clarification needed: {event.question}\n"
