@@ -25,7 +25,7 @@ from tui.widgets.plan_pane import PlanPane
 
 if TYPE_CHECKING:
     from tui.backend import Backend
-    from tui.screens.sessions import SessionChoice
+    from tui.screens.sessions import SessionChoice, SessionsScreen
 
 
 class DeepResearchApp(App[int]):
@@ -88,7 +88,10 @@ class DeepResearchApp(App[int]):
         from tui.screens.sessions import SessionsScreen
 
         if not isinstance(self.screen, SessionsScreen):
-            self.push_screen(SessionsScreen(self.backend), self._session_chosen)
+            on_screen = self.research.view.session_id or self.link.session_id
+            self.push_screen(
+                SessionsScreen(self.backend, on_screen=on_screen), self._session_chosen
+            )
 
     def action_settings(self) -> None:
         from tui.screens.settings import SettingsScreen
@@ -156,6 +159,14 @@ class DeepResearchApp(App[int]):
         {"audit": screen.open_audit, "export": screen.export_report, "copy": screen.copy_report}[
             action
         ]()
+
+    def on_sessions_screen_deleted(self, message: SessionsScreen.Deleted) -> None:
+        """The session on screen was deleted: clear the screen instead of showing a ghost."""
+        deleted = message.session_id
+        if deleted in (self.research.view.session_id, self.link.session_id):
+            self.link.close()
+            self.research.reset()
+            self.link.open(None)
 
     def _session_chosen(self, choice: SessionChoice | None) -> None:
         if choice is not None:

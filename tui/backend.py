@@ -39,6 +39,11 @@ class Backend(Protocol):
         """A saved session's stored events in order (None when nothing is stored)."""
         ...
 
+    async def delete_session(self, session_id: str) -> None:
+        """Remove a saved session whole; raises `engine.sessions.SessionNotDeleted` (with the
+        reason in words) when it may not go, such as while it runs."""
+        ...
+
     def export_dir(self) -> Path:
         """Where exports go by default: EXPORT_DIR, else `exports` in the data directory."""
         ...

@@ -110,6 +110,11 @@ class EngineBackend:
             PhaseChanged(phase="done"),
         ]
 
+    async def delete_session(self, session_id: str) -> None:
+        from engine.sessions import delete_session
+
+        await asyncio.to_thread(delete_session, self.settings, session_id)
+
     def export_dir(self) -> Path:
         configured = self.settings.export_dir
         if configured is not None:

@@ -142,6 +142,7 @@ class FakeBackend:
         self.open_error = open_error
         self.opened: list[str | None] = []
         self.closed: list[str] = []
+        self.deleted: list[str] = []
         self.reloads = 0
 
     @asynccontextmanager
@@ -165,6 +166,20 @@ class FakeBackend:
         if report is None:
             return None
         return [SessionStarted(session_id=session_id, question=""), report]
+
+    async def delete_session(self, session_id: str) -> None:
+        """As the engine does: a running session stays, with the reason; else all goes."""
+        from engine.sessions import SessionNotDeleted
+
+        info = next((s for s in self.sessions if s.session_id == session_id), None)
+        if info is None:
+            raise SessionNotDeleted(f"no saved session {session_id!r}")
+        if info.status == "running":
+            raise SessionNotDeleted(f"session {session_id} is running; cancel the run first")
+        self.deleted.append(session_id)
+        self.sessions = [s for s in self.sessions if s.session_id != session_id]
+        self.logs.pop(session_id, None)
+        self.reports.pop(session_id, None)
 
     def export_dir(self) -> Path:
         return self.exports

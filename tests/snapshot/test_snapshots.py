@@ -93,7 +93,7 @@ async def running(pilot: Any) -> None:
     await pilot.press("y")
     await HOLD.reached.wait()
     await pilot.pause()
-    pilot.app.screen.query_one("#units").focus()
+    pilot.app.screen.query_one("#units-table").focus()
     await pilot.pause()
 
 

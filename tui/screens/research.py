@@ -38,7 +38,7 @@ from tui.widgets.question_bar import QuestionBar
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
 from tui.widgets.status_header import StatusHeader
-from tui.widgets.units_table import UnitsTable
+from tui.widgets.units_table import UnitsPane, UnitsTable
 
 if TYPE_CHECKING:
     # Annotations only: the bridge and the event models load with the first engine call.
@@ -109,7 +109,7 @@ class ResearchScreen(Screen[None]):
             yield ClarificationPanel(id="clarify")
             with Grid(id="panes"):
                 yield PlanPane(id="plan")
-                yield UnitsTable(id="units")
+                yield UnitsPane(id="units")
                 yield LedgerPane(id="ledger")
                 yield ReportPane(id="report")
         yield QuestionBar(id="ask")
@@ -212,11 +212,15 @@ class ResearchScreen(Screen[None]):
         if pane.can_focus:
             pane.focus()
             return
-        # A container pane (the ledger): its table, not its filter field, takes the keys.
-        from textual.widgets import Input
+        # A container pane (units, ledger): its table, not a filter field, takes the keys.
+        from textual.widgets import DataTable
 
+        for table in pane.query(DataTable).results(DataTable):
+            if table.focusable:
+                table.focus()
+                return
         for child in pane.query("*").results(Widget):
-            if child.focusable and not isinstance(child, Input):
+            if child.focusable:
                 child.focus()
                 return
 

@@ -1,4 +1,4 @@
-"""Saved sessions: reopen a finished report, resume an interrupted run."""
+"""Saved sessions: reopen a finished report, resume an interrupted run, delete one."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from engine.protocol import SessionInfo
 from tui.backend import Backend
+from tui.failures import describe_failure
 from tui.labels import session_status_label
 from tui.presentation import one_line
+from tui.widgets.row_preview import RowPreview, table_cursor_key
 
 _REOPEN_STATUSES = {"completed", "cancelled"}
 
@@ -42,12 +45,22 @@ class SessionsScreen(Screen[SessionChoice | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="sessions.back"),
         Binding("enter", "choose", "Open", id="sessions.open"),
+        Binding("d,delete", "delete", "Delete", id="sessions.delete"),
         Binding("f5", "refresh", "Refresh", id="sessions.refresh"),
     ]
 
-    def __init__(self, backend: Backend) -> None:
+    class Deleted(Message):
+        """A session is gone: whatever shows it must let it go."""
+
+        def __init__(self, session_id: str) -> None:
+            super().__init__()
+            self.session_id = session_id
+
+    def __init__(self, backend: Backend, *, on_screen: str | None = None) -> None:
         super().__init__()
         self.backend = backend
+        # The session the research screen shows (deleting it clears that screen).
+        self.on_screen = on_screen
         self.sessions: list[SessionInfo] = []
 
     def compose(self) -> ComposeResult:
@@ -58,6 +71,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
                 id="sessions-help",
             )
             yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
+            yield RowPreview(id="sessions-preview")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -96,6 +110,84 @@ class SessionsScreen(Screen[SessionChoice | None]):
             )
         if not self.sessions:
             help_line.update(Text("No saved sessions yet.", style="dim"))
+        self._update_preview()
+
+    # ---- the highlighted session in full -------------------------------------------------
+
+    def _highlighted(self) -> SessionInfo | None:
+        key = table_cursor_key(self.query_one(DataTable))
+        return next((info for info in self.sessions if info.session_id == key), None)
+
+    def _update_preview(self) -> None:
+        info = self._highlighted()
+        preview = self.query_one(RowPreview)
+        if info is None:
+            preview.show(None)
+            return
+        action = "reopen" if info.status in _REOPEN_STATUSES else "resume"
+        text = Text(one_line(info.question, 2000))
+        text.append(
+            f" · {session_status_label(info.status)} ({action}) · {info.mode}"
+            f" · updated {info.updated_at[:16].replace('T', ' ')} · {info.session_id}",
+            style="dim",
+        )
+        preview.show(text)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._update_preview()
+
+    # ---- delete ----------------------------------------------------------------------------
+
+    def action_delete(self) -> None:
+        info = self._highlighted()
+        if info is None:
+            self.notify("No session to delete.", severity="warning")
+            return
+        if info.status == "running":
+            # The engine refuses too; saying so before asking spares a pointless question.
+            self.notify(
+                "This session is running: cancel the run (ctrl+x) before deleting it.",
+                severity="warning",
+            )
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        question = one_line(info.question, 160) or info.session_id
+        warning = (
+            "Its plan, evidence, reports and audits and its checkpoints are removed; "
+            "exported copies stay. This cannot be undone."
+        )
+        if info.session_id == self.on_screen:
+            warning += " It is the session on screen: the screen is cleared."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.delete_session(info)
+            else:
+                self.notify("Nothing was deleted.")
+
+        self.app.push_screen(
+            ConfirmScreen("Delete this session?", f"{question}\n\n{warning}"), answered
+        )
+
+    @work(exclusive=True, group="sessions-delete", name="delete-session")
+    async def delete_session(self, info: SessionInfo) -> None:
+        try:
+            await self.backend.delete_session(info.session_id)
+        except Exception as error:
+            from engine.sessions import SessionNotDeleted
+
+            reason = str(error) if isinstance(error, SessionNotDeleted) else None
+            self.notify(
+                f"Not deleted: {reason or describe_failure(error)}",
+                severity="error",
+                markup=False,
+            )
+            return
+        self.post_message(self.Deleted(info.session_id))
+        self.notify(f"Deleted: {one_line(info.question, 60)}", markup=False)
+        self.action_refresh()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Select
 from tui.presentation import one_line, source_domain
 from tui.throttle import Throttle
 from tui.widgets.fit_columns import FitColumnsTable
+from tui.widgets.row_preview import RowPreview, table_cursor_key
 
 if TYPE_CHECKING:
     from engine.citations.evidence import EvidenceRecord
@@ -79,6 +80,7 @@ class LedgerPane(Vertical):
         self._sort_column: str | None = None
         self._sort_reverse = False
         self._domains_of: dict[str, list[str]] = {}
+        self._by_id: dict[str, EvidenceRecord] = {}
         # Bumped by clear(): a slice loop of an earlier session stops adding its rows.
         self._generation = 0
         self._domain_refresh = Throttle(
@@ -91,6 +93,7 @@ class LedgerPane(Vertical):
             yield Input(placeholder="filter text", id="ledger-text")
             yield Select[str]([], prompt="all domains", id="ledger-domain", allow_blank=True)
         yield LedgerTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
+        yield RowPreview(id="ledger-preview")
 
     def on_mount(self) -> None:
         self.query_one(LedgerTable).add_fitted_columns(_COLUMNS)
@@ -123,6 +126,7 @@ class LedgerPane(Vertical):
         table = self.query_one(LedgerTable)
         new_domains: set[str] = set()
         for record in records:
+            self._by_id[record.id] = record
             domains = self._domains_of[record.id] = record_domains(record)
             new_domains.update(domains)
             if self._matches(record):
@@ -138,6 +142,7 @@ class LedgerPane(Vertical):
     def clear(self) -> None:
         self._generation += 1
         self._domains_of.clear()
+        self._by_id.clear()
         self._records.clear()
         self._domains.clear()
         self.query_one(LedgerTable).clear()
@@ -145,6 +150,7 @@ class LedgerPane(Vertical):
         self._resort.cancel()
         self._refresh_domain_options()
         self.border_subtitle = ""
+        self.update_preview()
 
     def _cells(self, record: EvidenceRecord) -> tuple[str, ...]:
         noted = "?" if record.contradiction_or_uncertainty else ""
@@ -186,10 +192,35 @@ class LedgerPane(Vertical):
         self.border_subtitle = (
             f"{shown} of {total} records" if shown != total else f"{total} records"
         )
+        self.update_preview()
 
     def _sort_table(self) -> None:
         if self._sort_column is not None:
             self.query_one(LedgerTable).sort(self._sort_column, reverse=self._sort_reverse)
+            self.update_preview()
+
+    # ---- the highlighted record in full --------------------------------------------------
+
+    def preview_text(self, record: EvidenceRecord) -> Text:
+        """The row in full: the claim, then every domain, the unit and the confidence."""
+        text = Text(one_line(record.claim, 2000))
+        figures = [", ".join(self._domains_of.get(record.id, ())) or "no source"]
+        if record.research_unit_id:
+            figures.append(f"unit {record.research_unit_id.removeprefix('unit-')}")
+        figures.append(f"confidence {record.confidence:.2f}")
+        if record.contradiction_or_uncertainty:
+            figures.append("uncertain: " + one_line(record.contradiction_or_uncertainty, 400))
+        text.append(" · " + " · ".join(figures), style="dim")
+        return text
+
+    def update_preview(self) -> None:
+        key = table_cursor_key(self.query_one(LedgerTable))
+        record = self._by_id.get(key) if key is not None else None
+        self.query_one(RowPreview).show(self.preview_text(record) if record else None)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.update_preview()
 
     # ---- filters and sorting -------------------------------------------------------------
 
@@ -207,6 +238,7 @@ class LedgerPane(Vertical):
         else:
             self._sort_column, self._sort_reverse = column, False
         self.query_one(LedgerTable).sort(column, reverse=self._sort_reverse)
+        self.update_preview()
         arrow = "↓" if self._sort_reverse else "↑"
         self.query_one(LedgerTable).border_subtitle = f"sorted by {column} {arrow}"
 

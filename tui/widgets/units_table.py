@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable
 
 from tui.labels import unit_status_label
 from tui.presentation import format_duration, one_line
 from tui.widgets.fit_columns import FitColumnsTable
+from tui.widgets.row_preview import RowPreview, table_cursor_key
 
 if TYPE_CHECKING:
     from engine.events import ResearchUnitSummary
@@ -48,7 +51,6 @@ class UnitsTable(FitColumnsTable):
     """Rows keyed by unit id, updated in place as the engine reports each unit."""
 
     flex_column = "topic"
-    ALLOW_MAXIMIZE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Unit details", id="units.open")
     ]
@@ -60,9 +62,9 @@ class UnitsTable(FitColumnsTable):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
-        self.border_title = "2 Research units"
         # What each row shows now: a progress update repeats every unit, most unchanged.
         self._shown: dict[str, tuple[str, ...]] = {}
+        self._units: dict[str, ResearchUnitSummary] = {}
 
     def on_mount(self) -> None:
         self.add_fitted_columns(_COLUMNS)
@@ -86,9 +88,28 @@ class UnitsTable(FitColumnsTable):
         for unit in units:
             self.show_unit(unit)
 
+    @staticmethod
+    def preview_text(unit: ResearchUnitSummary) -> Text:
+        """The row in full: failure reason, track title, then its figures."""
+        text = Text()
+        if unit.failure_reason:
+            text.append(one_line(unit.failure_reason, 400), style="red")
+            text.append(" · ", style="dim")
+        text.append(unit_title(unit.topic), style="bold")
+        figures = [
+            unit_status_label(unit.status),
+            f"{unit.tool_call_count} tool call{'s' if unit.tool_call_count != 1 else ''}",
+            f"{unit.evidence_count} evidence",
+        ]
+        if unit.duration_seconds is not None:
+            figures.append(format_duration(unit.duration_seconds))
+        text.append(" · " + " · ".join(figures), style="dim")
+        return text
+
     def show_unit(self, unit: ResearchUnitSummary) -> None:
         cells = self.cells(unit)
         plain = tuple(str(cell) for cell in cells)
+        self._units[unit.id] = unit
         shown = self._shown.get(unit.id)
         if shown == plain:
             return
@@ -99,14 +120,43 @@ class UnitsTable(FitColumnsTable):
         for column, value, before, now in zip(_KEYS, cells, shown, plain, strict=True):
             if before != now:
                 self.update_cell(unit.id, column, value)
+        if unit.id == table_cursor_key(self):
+            self.update_preview()
 
     def clear(self, columns: bool = False) -> UnitsTable:
         self._shown.clear()
+        self._units.clear()
         super().clear(columns)
+        self.update_preview()
         return self
+
+    def update_preview(self) -> None:
+        """Show the unit under the cursor in full in the preview under the table."""
+        if not isinstance(self.parent, UnitsPane):
+            return
+        key = table_cursor_key(self)
+        unit = self._units.get(key) if key is not None else None
+        self.parent.query_one(RowPreview).show(self.preview_text(unit) if unit else None)
+
+    def on_data_table_row_highlighted(self, _: DataTable.RowHighlighted) -> None:
+        self.update_preview()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         # Enter and a mouse click both select the row under the cursor.
         event.stop()
         if event.row_key.value is not None:
             self.post_message(self.Opened(event.row_key.value))
+
+
+class UnitsPane(Vertical):
+    """The Research units pane: the table, and under it the highlighted unit in full."""
+
+    ALLOW_MAXIMIZE = True
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "2 Research units"
+
+    def compose(self) -> ComposeResult:
+        yield UnitsTable(id="units-table")
+        yield RowPreview(id="units-preview")
