@@ -1,0 +1,23 @@
+"""The research graph for LangGraph Server (`langgraph dev` locally, the platform in production).
+
+`langgraph.json` names `make_graph`. The server owns persistence (its Postgres) and threads;
+the graph is the same one the app, `deepresearch run` and `deepresearch serve` run, with the
+settings of the server's environment, and it pauses with the same `interrupt()`s: resume a
+clarification with the answer as a string, and plan review with a decision such as
+`{"action": "approve"}` (see engine.schemas.PlanDecision). The typed events of
+engine/events.py arrive on the `custom` stream mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.config import load_settings
+from engine.graph import build_graph
+from engine.nodes.deps import default_deps
+
+
+def make_graph(config: Any = None) -> Any:
+    """A compiled graph without a checkpointer: LangGraph Server supplies its own."""
+    settings = load_settings()
+    return build_graph(default_deps(settings))

@@ -1,0 +1,50 @@
+"""docs/deploy/langgraph.json: the graph LangGraph Server loads, with its interrupts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+CONFIG = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "langgraph.json"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
+
+
+def load_factory() -> object:
+    spec_text = json.loads(CONFIG.read_text())["graphs"]["deepresearch"]
+    file_part, _, attribute = spec_text.rpartition(":")
+    path = (CONFIG.parent / file_part).resolve()
+    assert path.is_file(), path
+    spec = importlib.util.spec_from_file_location("platform_graph_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, attribute)
+
+
+async def test_the_served_graph_pauses_for_plan_review_and_resumes_to_a_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DOCUMENTS_PATH", str(DOCS))
+    monkeypatch.setenv("SEARCH_PROVIDER", "local")
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", str(empty))
+    graph = load_factory()()  # type: ignore[operator]
+    assert graph.checkpointer is None  # the server brings its own
+    # What the server does: attach its checkpointer, run a thread, resume its interrupts.
+    graph = graph.copy(update={"checkpointer": InMemorySaver()})
+    config = {"configurable": {"thread_id": "t1"}, "recursion_limit": 200}
+    question = "How do asyncio queues and locks coordinate tasks?"
+    await graph.ainvoke({"question": question, "mode": "deep"}, config)
+    state = await graph.aget_state(config)
+    assert [i.value["kind"] for i in state.interrupts] == ["plan_review"]
+    await graph.ainvoke(Command(resume={"action": "approve"}), config)
+    state = await graph.aget_state(config)
+    assert not state.next
+    assert "## Sources" in state.values["verified_report"]
