@@ -146,6 +146,7 @@ class ResearchSession:
         self.graph = graph
         self.session_id = session_id
         self._producer: asyncio.Task[None] | None = None
+        self._writing: asyncio.Future[None] | None = None
         self._cancelled = False
         self._question = ""
         self._mode: ResearchMode = settings.research_mode
@@ -180,12 +181,10 @@ class ResearchSession:
         from langchain_core.messages import HumanMessage
 
         self._question, self._mode = question, mode
-        record_session(
-            self.settings, self.session_id, status="running", question=question, mode=mode
-        )
-        yield self._started(resumed=False)
         graph_input = {"question": question, "mode": mode, "messages": [HumanMessage(question)]}
-        async with contextlib.aclosing(self._run(graph_input)) as stream:
+        row = {"status": "running", "question": question, "mode": mode}
+        started = self._started(resumed=False)
+        async with contextlib.aclosing(self._run(graph_input, row, started)) as stream:
             async for event in stream:
                 yield event
 
@@ -205,18 +204,17 @@ class ResearchSession:
         self._mode = values.get("mode") or self._mode
         yield self._started(resumed=True)
         if snapshot.interrupts:
-            for event in self._announce_pause(snapshot.interrupts):
+            for event in await self._announce_pause(snapshot.interrupts):
                 yield event
             return
         if not snapshot.next:
             if values.get("verified_report"):
                 self.last_report = report_ready_event(values)
                 yield self.last_report
-            for event in self._finish(values):
+            for event in await self._finish(values):
                 yield event
             return
-        record_session(self.settings, self.session_id, status="running")
-        async with contextlib.aclosing(self._run(None)) as stream:
+        async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
             async for event in stream:
                 yield event
 
@@ -255,17 +253,38 @@ class ResearchSession:
     async def _resume_with(self, value: Any) -> AsyncGenerator[Event, None]:
         from langgraph.types import Command
 
-        record_session(self.settings, self.session_id, status="running")
-        async with contextlib.aclosing(self._run(Command(resume=value))) as stream:
+        row = {"status": "running"}
+        async with contextlib.aclosing(self._run(Command(resume=value), row)) as stream:
             async for event in stream:
                 yield event
 
-    async def _run(self, graph_input: Any) -> AsyncGenerator[Event, None]:
+    async def _record(self, **row: Any) -> None:
+        """Write the session's index row in a thread: the graph goes on while the disk syncs.
+
+        A cancelled caller does not cancel the write; `_settle_writes` waits for it, so a
+        later row never lands before an earlier one.
+        """
+        write = asyncio.ensure_future(
+            asyncio.to_thread(record_session, self.settings, self.session_id, **row)
+        )
+        self._writing = write
+        await asyncio.shield(write)
+
+    async def _settle_writes(self) -> None:
+        if self._writing is not None and not self._writing.done():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writing
+
+    async def _run(
+        self, graph_input: Any, row: dict[str, Any], started: SessionStarted | None = None
+    ) -> AsyncGenerator[Event, None]:
         """Stream one leg of the run (until it pauses, ends, fails or is cancelled).
 
-        Every public stream wraps this one in `aclosing`, so a reader that stops early stops
-        the graph at once and the session is recorded as interrupted, not whenever the
-        abandoned generator happens to be collected.
+        `row` is the index row that says the session runs; the graph starts while it is being
+        written, and nothing (not even `started`) is yielded before it is. Every public stream
+        wraps this one in `aclosing`, so a reader that stops early stops the graph at once and
+        the session is recorded as interrupted, not whenever the abandoned generator happens
+        to be collected.
         """
         self._cancelled = False
         tracker = UsageTracker()
@@ -293,6 +312,9 @@ class ResearchSession:
         units = UnitTracker()
         settled = False
         try:
+            await self._record(**row)
+            if started is not None:
+                yield started
             while True:
                 kind, payload = await queue.get()
                 if kind == "event":
@@ -301,17 +323,12 @@ class ResearchSession:
                         phase = payload.phase
                     if isinstance(payload, ReportReady):
                         self.last_report = payload
-                        record_session(
-                            self.settings,
-                            self.session_id,
-                            status="running",
-                            report_path=payload.report_path,
-                        )
+                        await self._record(status="running", report_path=payload.report_path)
                     yield payload
                     continue
                 settled = True
                 if kind == "cancelled":
-                    record_session(self.settings, self.session_id, status="interrupted")
+                    await self._record(status="interrupted")
                     for unit in units.cancelled():
                         yield unit
                     yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
@@ -319,7 +336,7 @@ class ResearchSession:
                     return
                 if kind == "error":
                     _log.error("session %s failed", self.session_id, exc_info=payload)
-                    record_session(self.settings, self.session_id, status="failed")
+                    await self._record(status="failed")
                     yield RunFailed(
                         error=sanitize_run_error(payload),
                         phase=phase,
@@ -329,44 +346,43 @@ class ResearchSession:
                     return
                 break
         finally:
-            if self._producer is not None and not self._producer.done():
-                self._producer.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await self._producer
-            self._producer = None
+            await self._stop_producer()
+            await self._settle_writes()
             if not settled:
                 # Whoever read this stream stopped mid-run (the app quit, its worker was
                 # cancelled): the last checkpoint is resumable, and the index says so.
                 record_session(self.settings, self.session_id, status="interrupted")
         snapshot = await self.graph.aget_state(self.config)
         if snapshot.interrupts:
-            for event in self._announce_pause(snapshot.interrupts):
+            for event in await self._announce_pause(snapshot.interrupts):
                 yield event
             return
-        for event in self._finish(snapshot.values or {}):
+        for event in await self._finish(snapshot.values or {}):
             yield event
 
-    def _announce_pause(self, interrupts: Any) -> list[Event]:
+    async def _stop_producer(self) -> None:
+        if self._producer is not None and not self._producer.done():
+            self._producer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._producer
+        self._producer = None
+
+    async def _announce_pause(self, interrupts: Any) -> list[Event]:
         events = pause_events(interrupts)
         status: SessionStatus = "awaiting_plan_review"
         if any(isinstance(e, ClarificationRequested) for e in events):
             status = "awaiting_clarification"
-        record_session(self.settings, self.session_id, status=status)
+        await self._record(status=status)
         return events
 
-    def _finish(self, values: dict[str, Any]) -> list[Event]:
+    async def _finish(self, values: dict[str, Any]) -> list[Event]:
         if values.get("status") == "cancelled":
-            record_session(self.settings, self.session_id, status="cancelled")
+            await self._record(status="cancelled")
             return [
                 PhaseChanged(phase="cancelled", detail="the plan was cancelled"),
                 RunFinished(session_id=self.session_id, status="cancelled"),
             ]
-        record_session(
-            self.settings,
-            self.session_id,
-            status="completed",
-            report_path=values.get("report_path"),
-        )
+        await self._record(status="completed", report_path=values.get("report_path"))
         return [
             PhaseChanged(phase="done"),
             RunFinished(session_id=self.session_id, status="completed"),
@@ -387,6 +403,10 @@ async def open_engine(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     configure_logging(settings)
     async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
+        # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of the
+        # WAL instead of at every commit. A killed process still loses nothing committed (only
+        # a power cut could take the last steps back), and no step waits for a disk flush.
+        await saver.conn.execute("PRAGMA synchronous=NORMAL")
         graph = build_graph(deps or default_deps(settings), saver)
         yield lambda session_id: ResearchSession(settings, graph, session_id or new_session_id())
 
