@@ -99,6 +99,9 @@ class Settings(BaseModel):
     export_dir: Path | None = None
     # The bearer token `deepresearch serve` requires; it must be set to serve beyond loopback.
     api_token: SecretStr | None = None
+    # postgresql://… : checkpoints in PostgreSQL, shared by every worker (default: SQLite in
+    # DATA_DIR). A secret: the URL may carry a password.
+    checkpoint_url: SecretStr | None = None
 
     # Fetching.
     fetch_allowed_hosts: tuple[str, ...] = ()
@@ -150,7 +153,13 @@ class Settings(BaseModel):
         return value.strip() if isinstance(value, str) else value
 
     @field_validator(
-        "openai_api_key", "exa_api_key", "api_token", "documents_path", "export_dir", mode="before"
+        "openai_api_key",
+        "exa_api_key",
+        "api_token",
+        "checkpoint_url",
+        "documents_path",
+        "export_dir",
+        mode="before",
     )
     @classmethod
     def _blank_secret_is_unset(cls, value: Any) -> Any:
@@ -185,6 +194,17 @@ class Settings(BaseModel):
         if problem is not None:
             raise ValueError(problem)
         return value.rstrip("/")
+
+    @field_validator("checkpoint_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        scheme = value.get_secret_value().partition("://")[0].lower()
+        if scheme not in ("postgresql", "postgres"):
+            # The URL is not echoed: it may hold a password.
+            raise ValueError("must be a postgresql:// URL (or be unset for SQLite in DATA_DIR)")
+        return value
 
     @field_validator("fetch_allowed_hosts", mode="before")
     @classmethod
@@ -323,10 +343,15 @@ def _allowed_for(field: str) -> str:
     return "a valid value"
 
 
+# Settings whose value never appears in an error (a key, a token, a URL with a password).
+_SECRET_FIELDS = frozenset({"api_token", "checkpoint_url"})
+
+
 def _describe(error: dict[str, Any]) -> str:
     field = str(error["loc"][0]) if error.get("loc") else "?"
     raw = error.get("input")
-    shown = "<hidden>" if field.endswith("api_key") else repr(raw)
+    secret = field.endswith("api_key") or field in _SECRET_FIELDS
+    shown = "<hidden>" if secret else repr(raw)
     message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     return f"{field.upper()}={shown}: {message}; allowed: {_allowed_for(field)}"
 

@@ -1,11 +1,12 @@
 """Sessions: run the research graph and turn its stream into the typed events of engine.events.
 
-`open_session(settings, session_id)` owns an `AsyncSqliteSaver` at `settings.sessions_db_path`;
-the session id is the LangGraph thread id, so a second process resumes where the first
-stopped. Nodes and tools emit events on the custom stream and are passed through; pauses
-(clarification, plan review) are read from the checkpoint after the stream ends, so they are
-announced exactly once and re-announced by `resume()`. Errors reach the front end sanitized,
-with `resumable=True`: the checkpoint survives them.
+`open_session(settings, session_id)` owns a checkpointer: SQLite at `settings.sessions_db_path`,
+or PostgreSQL when CHECKPOINT_URL is set (`checkpointer`); `open_engine` shares one among many
+sessions (the HTTP API). The session id is the LangGraph thread id, so a second process resumes
+where the first stopped. Nodes and tools emit events on the custom stream and are passed
+through; pauses (clarification, plan review) are read from the checkpoint after the stream
+ends, so they are announced exactly once and re-announced by `resume()`. Errors reach the
+front end sanitized, with `resumable=True`: the checkpoint survives them.
 """
 
 from __future__ import annotations
@@ -136,6 +137,14 @@ def pause_events(interrupts: Any) -> list[Event]:
                 )
             )
     return events
+
+
+POSTGRES_POOL_SIZE = 8
+POSTGRES_CONNECT_SECONDS = 10.0
+
+
+class CheckpointStoreError(RuntimeError):
+    """The configured checkpoint store cannot be used; the message names the setting."""
 
 
 class ResearchSession:
@@ -398,17 +407,57 @@ async def open_engine(
     Yields a factory: a session by id (an existing one to resume or continue), or a new one.
     A server drives many sessions at once through one checkpointer connection.
     """
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     configure_logging(settings)
-    async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
-        # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of the
-        # WAL instead of at every commit. A killed process still loses nothing committed (only
-        # a power cut could take the last steps back), and no step waits for a disk flush.
-        await saver.conn.execute("PRAGMA synchronous=NORMAL")
+    async with checkpointer(settings) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
         yield lambda session_id: ResearchSession(settings, graph, session_id or new_session_id())
+
+
+@contextlib.asynccontextmanager
+async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
+    """Where checkpoints live: PostgreSQL when CHECKPOINT_URL is set, else SQLite in DATA_DIR.
+
+    PostgreSQL is shared by every worker of a deployment, so any of them can continue any
+    session; its tables are created on first use (`setup()` is idempotent).
+    """
+    if settings.checkpoint_url is None:
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
+            # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of
+            # the WAL instead of at every commit. A killed process still loses nothing
+            # committed (only a power cut could take the last steps back), and no step waits
+            # for a disk flush.
+            await saver.conn.execute("PRAGMA synchronous=NORMAL")
+            yield saver
+        return
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from psycopg.rows import dict_row
+    from psycopg_pool import AsyncConnectionPool
+
+    pool = AsyncConnectionPool(
+        settings.checkpoint_url.get_secret_value(),
+        min_size=1,
+        max_size=POSTGRES_POOL_SIZE,
+        open=False,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    try:
+        await pool.open(wait=True, timeout=POSTGRES_CONNECT_SECONDS)
+    except Exception as exc:
+        await pool.close()
+        # Named without the URL, which may hold a password.
+        raise CheckpointStoreError(
+            f"CHECKPOINT_URL: PostgreSQL does not answer ({type(exc).__name__}); check the "
+            "server and the URL, or unset CHECKPOINT_URL to keep checkpoints in DATA_DIR"
+        ) from None
+    try:
+        saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type,assignment]
+        await saver.setup()
+        yield saver
+    finally:
+        await pool.close()
 
 
 @contextlib.asynccontextmanager

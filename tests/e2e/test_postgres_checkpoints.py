@@ -1,0 +1,96 @@
+"""CHECKPOINT_URL: checkpoints in a real PostgreSQL (127.0.0.1:5432), one database per test."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.commands.run import EXIT_NEEDS_INPUT, EXIT_OK, run_headless
+from engine.config import Settings
+from engine.runner import CheckpointStoreError, open_session
+from tests.fixtures.servers import local_settings
+from tests.unit.engine.test_headless import parse
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
+SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
+QUESTION = "How do asyncio queues and locks coordinate tasks?"
+
+
+def _admin() -> object:
+    import psycopg
+
+    return psycopg.connect(f"{SERVER}/postgres", autocommit=True, connect_timeout=3)
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """The URL of a fresh database, dropped afterwards."""
+    import psycopg
+
+    try:
+        admin = _admin()
+    except psycopg.OperationalError as exc:
+        if os.environ.get("CI"):
+            raise  # CI has PostgreSQL: an unreachable server fails the run
+        pytest.skip(f"no PostgreSQL answers at {SERVER}: {exc}")
+    name = f"deepresearch_test_{uuid.uuid4().hex[:12]}"
+    with admin:  # type: ignore[attr-defined]
+        admin.execute(f'CREATE DATABASE "{name}"')  # type: ignore[attr-defined]
+        try:
+            yield f"{SERVER}/{name}"
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[attr-defined]
+
+
+def settings_for(data_dir: Path, url: str) -> Settings:
+    return local_settings(data_dir, DOCS, CHECKPOINT_URL=url)
+
+
+async def test_a_session_paused_in_one_process_is_approved_in_another_from_postgres(
+    tmp_path: Path, database: str
+) -> None:
+    import io
+
+    import psycopg
+
+    # Two "workers": separate data folders, one shared PostgreSQL.
+    first = settings_for(tmp_path / "a", database)
+    code = await run_headless(
+        first,
+        parse(QUESTION, "--mode", "deep"),
+        stderr=io.StringIO(),
+        stdout=(out := io.StringIO()),
+    )
+    assert code == EXIT_NEEDS_INPUT
+    session_id = out.getvalue().strip()
+    with psycopg.connect(database) as conn:
+        rows = conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id = %s", (session_id,)
+        ).fetchone()
+    assert rows is not None and rows[0] > 0
+
+    second = settings_for(tmp_path / "b", database)
+    async with open_session(second, session_id) as session:
+        assert await session.stage() == "paused"
+    code = await run_headless(
+        second,
+        parse("--resume", session_id, "--yes"),
+        stderr=io.StringIO(),
+        stdout=(report := io.StringIO()),
+    )
+    assert code == EXIT_OK
+    assert "## Sources" in report.getvalue()
+
+
+async def test_an_unreachable_postgres_is_one_clear_error_without_the_password(
+    tmp_path: Path,
+) -> None:
+    settings = settings_for(tmp_path, "postgresql://someone:hunter2@127.0.0.1:9/nowhere")
+    with pytest.raises(CheckpointStoreError) as caught:
+        async with open_session(settings):
+            pass
+    assert "CHECKPOINT_URL" in str(caught.value) and "hunter2" not in str(caught.value)
