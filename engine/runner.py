@@ -21,7 +21,7 @@ from typing import Any, Literal
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
-from engine.config import ResearchMode, Settings
+from engine.config import ResearchMode, Settings, SettingsError
 from engine.events import (
     ClarificationRequested,
     Event,
@@ -143,8 +143,9 @@ POSTGRES_POOL_SIZE = 8
 POSTGRES_CONNECT_SECONDS = 10.0
 
 
-class CheckpointStoreError(RuntimeError):
-    """The configured checkpoint store cannot be used; the message names the setting."""
+class CheckpointStoreError(SettingsError):
+    """The configured checkpoint store cannot be used; the message names the setting (the
+    command line prints it as one line, exit code 2)."""
 
 
 class ResearchSession:
