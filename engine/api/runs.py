@@ -47,13 +47,14 @@ class SessionBusy(RuntimeError):
 
 
 class SessionRuns:
-    """Background legs by session id, and a pulse that wakes streams at every event."""
+    """Background legs by session id, and a pulse per session that wakes its streams at each
+    of its events (only its own: fifty streams do not all wake for every event)."""
 
     def __init__(self, session_for: Callable[[str | None], ResearchSession]) -> None:
         self._session_for = session_for
         self._legs: dict[str, asyncio.Task[None]] = {}
         self._drivers: dict[str, ResearchSession] = {}
-        self._pulse = asyncio.Condition()
+        self._pulses: dict[str, asyncio.Event] = {}
 
     def busy(self, session_id: str) -> bool:
         leg = self._legs.get(session_id)
@@ -71,20 +72,23 @@ class SessionRuns:
 
     async def _drive(self, session: ResearchSession, leg: Leg, auto_approve: bool) -> None:
         async def pulse(_event: Event) -> None:
-            await self.pulse()
+            self.pulse(session.session_id)
 
-        await drive(session, leg(session), auto_approve=auto_approve, on_event=pulse)
-        await self.pulse()
+        try:
+            await drive(session, leg(session), auto_approve=auto_approve, on_event=pulse)
+        finally:
+            self.pulse(session.session_id)
 
-    async def pulse(self) -> None:
-        async with self._pulse:
-            self._pulse.notify_all()
+    def pulse(self, session_id: str) -> None:
+        waiting = self._pulses.pop(session_id, None)
+        if waiting is not None:
+            waiting.set()
 
-    async def wait_for_pulse(self, seconds: float) -> None:
-        """Return at the next event of any leg, or after `seconds` (another worker's)."""
-        async with self._pulse:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._pulse.wait(), seconds)
+    async def wait_for_pulse(self, session_id: str, seconds: float) -> None:
+        """Return at the session's next event here, or after `seconds` (another worker's)."""
+        waiting = self._pulses.setdefault(session_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waiting.wait(), seconds)
 
     async def finished(self, session_id: str) -> None:
         """Wait for the session's current leg (and the legs it chains) to end."""

@@ -77,4 +77,4 @@ async def session_events(
         if time.monotonic() - last_sent >= KEEPALIVE_SECONDS:
             yield ": keep-alive\n\n"
             last_sent = time.monotonic()
-        await runs.wait_for_pulse(POLL_SECONDS)
+        await runs.wait_for_pulse(session_id, POLL_SECONDS)
