@@ -167,6 +167,7 @@ class DeepResearchApp(App[int]):
             self.link.close()
             self.research.reset()
             self.link.open(None)
+            self.research.query_one("#question").focus()
 
     def _session_chosen(self, choice: SessionChoice | None) -> None:
         if choice is not None:

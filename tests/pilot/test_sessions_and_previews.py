@@ -138,6 +138,9 @@ async def test_deleting_the_session_on_screen_clears_the_screen(tmp_path: Path) 
         assert research.query_one(ReportPane).report is None
         assert research.view.session_id != SESSION_ID
         assert research.query_one(UnitsTable).row_count == 0
+        await press_and_settle(pilot, "escape")
+        assert app.screen is research
+        assert research.focused is research.query_one("#question")  # ready for a question
 
 
 # ---- the highlighted row in full -------------------------------------------------------
@@ -229,6 +232,22 @@ async def test_sessions_preview_shows_the_whole_question(tmp_path: Path) -> None
         assert preview.plain.startswith("What is PEP 492? · completed (reopen)")
         assert preview.region.height >= 1
         assert sessions.region.contains_region(preview.region)
+        # Every column is on screen at 80 columns, each status whole; the question gives way.
+        table = sessions.query_one(DataTable)
+        assert table.virtual_size.width <= table.size.width
+        assert str(table.get_cell("half-1", "status")) == "interrupted"
+        assert table.columns["status"].width >= len("waiting for your answer")  # type: ignore[index]
+
+
+async def test_export_and_feedback_dialogs_name_their_enter_key(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "r")
+        assert footer_keys(app) == ["submit", "abandon"]
+        await press_and_settle(pilot, "escape", "y")
+        await press_and_settle(pilot, "4", "e")
+        assert footer_keys(app) == ["submit", "abandon"]
 
 
 # ---- detail modals name the keys that act in them ---------------------------------------

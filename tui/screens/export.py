@@ -13,6 +13,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 
+class ExportPathInput(Input):
+    """The path field; its Enter is named in the footer like every other key that acts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "Write file", id="export.write")
+    ]
+
+
 class ExportScreen(ModalScreen[Path | None]):
     """Dismisses with the chosen path (`~` expanded), or None when abandoned."""
 
@@ -32,7 +40,7 @@ class ExportScreen(ModalScreen[Path | None]):
                 Text("Markdown file to write (Enter writes it, Escape cancels):"),
                 classes="dialog-text",
             )
-            yield Input(str(self.default), id="export-path")
+            yield ExportPathInput(str(self.default), id="export-path")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -12,6 +12,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 
+class FeedbackInput(Input):
+    """The feedback field; its Enter is named in the footer like every other key that acts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "Send to the planner", id="feedback.send")
+    ]
+
+
 class FeedbackScreen(ModalScreen[str | None]):
     """Dismisses with the feedback text, or None when abandoned."""
 
@@ -24,7 +32,7 @@ class FeedbackScreen(ModalScreen[str | None]):
         with Vertical(id="feedback-panel") as panel:
             panel.border_title = "Send the plan back"
             yield Static("What should the planner change? Enter sends it.", id="feedback-help")
-            yield Input(
+            yield FeedbackInput(
                 placeholder="e.g. add a track on costs; drop the history track", id="feedback"
             )
         yield Footer()

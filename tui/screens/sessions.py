@@ -18,11 +18,24 @@ from textual.widgets import DataTable, Footer, Static
 from engine.protocol import SessionInfo
 from tui.backend import Backend
 from tui.failures import describe_failure
-from tui.labels import session_status_label
+from tui.labels import SESSION_STATUSES, session_status_label
 from tui.presentation import one_line
+from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
 _REOPEN_STATUSES = {"completed", "cancelled"}
+# The question takes what the other columns leave (the line under the table shows it whole,
+# with the mode and the session id); every status label fits its column.
+_COLUMNS = (
+    ("Question", "question", 40),
+    ("Updated", "updated", 16),
+    ("Status", "status", max(len(label) for label in SESSION_STATUSES.values())),
+    ("Enter", "action", 6),
+)
+
+
+class SessionsTable(FitColumnsTable):
+    flex_column = "question"
 
 
 @dataclass(frozen=True)
@@ -70,19 +83,13 @@ class SessionsScreen(Screen[SessionChoice | None]):
                 Text("Enter reopens a finished report or resumes an interrupted run.", style="dim"),
                 id="sessions-help",
             )
-            yield DataTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
+            yield SessionsTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
             yield RowPreview(id="sessions-preview")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label, key in (
-            ("Question", "question"),
-            ("Updated", "updated"),
-            ("Status", "status"),
-            ("Mode", "mode"),
-        ):
-            table.add_column(label, key=key)
+        table = self.query_one(SessionsTable)
+        table.add_fitted_columns(_COLUMNS)
         table.focus()
         self.action_refresh()
 
@@ -102,10 +109,10 @@ class SessionsScreen(Screen[SessionChoice | None]):
         for info in self.sessions:
             action = "reopen" if info.status in _REOPEN_STATUSES else "resume"
             table.add_row(
-                Text(one_line(info.question, 80)),
+                Text(one_line(info.question, 200)),
                 info.updated_at[:16].replace("T", " "),
-                Text(f"{session_status_label(info.status)} ({action})"),
-                info.mode,
+                Text(session_status_label(info.status)),
+                Text(action, style="dim"),
                 key=info.session_id,
             )
         if not self.sessions:
@@ -155,8 +162,8 @@ class SessionsScreen(Screen[SessionChoice | None]):
 
         question = one_line(info.question, 160) or info.session_id
         warning = (
-            "Its plan, evidence, reports and audits and its checkpoints are removed; "
-            "exported copies stay. This cannot be undone."
+            "Everything stored for it goes: plan, evidence, reports, audits and checkpoints "
+            "(exported copies stay). This cannot be undone."
         )
         if info.session_id == self.on_screen:
             warning += " It is the session on screen: the screen is cleared."
