@@ -25,7 +25,6 @@ from engine.api.stream import session_events
 from engine.config import Settings
 from engine.events import ReportReady, RunFailed, RunFinished, UsageUpdated
 from engine.nodes.deps import EngineDeps
-from engine.runner import open_engine
 from engine.schemas import PlanDecision
 from engine.sessions import get_session, list_sessions, load_report_event
 from engine.sessions_log import load_events
@@ -38,13 +37,13 @@ _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 def create_app(settings: Settings, *, deps: EngineDeps | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with open_engine(settings, deps=deps) as session_for:
-            app.state.runs = SessionRuns(session_for)
-            app.state.session_for = session_for
-            try:
-                yield
-            finally:
-                await app.state.runs.close()
+        runs = SessionRuns(settings, deps)
+        await runs.start()
+        app.state.runs = runs
+        try:
+            yield
+        finally:
+            await runs.close()
 
     app = FastAPI(
         title="deepresearch",
@@ -96,9 +95,9 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         runs: SessionRuns = request.app.state.runs
         return runs
 
-    def launch(request: Request, session_id: str | None, leg: Leg, auto: bool = False) -> str:
+    async def launch(request: Request, session_id: str | None, leg: Leg, auto: bool = False) -> str:
         try:
-            return runs(request).launch(session_id, leg, auto_approve=auto)
+            return await runs(request).launch(session_id, leg, auto_approve=auto)
         except SessionBusy:
             raise HTTPException(409, "the session is already running in this worker") from None
 
@@ -118,8 +117,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
 
     async def stage(request: Request, session_id: str) -> str:
-        session = request.app.state.session_for(session_id)
-        found: str = await session.stage()
+        found = await runs(request).stage(session_id)
         if found == "new":
             raise HTTPException(404, f"no saved session {session_id!r}")
         return found
@@ -132,7 +130,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
     async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
         """Start a session; its events as Server-Sent Events until it pauses or ends."""
         question, mode = body.question.strip(), body.mode
-        session_id = launch(
+        session_id = await launch(
             request, None, lambda s: s.start(question, mode=mode), body.auto_approve
         )
         return stream(request, session_id)
@@ -141,7 +139,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
     async def research_sync(body: ResearchRequest, request: Request) -> JSONResponse:
         """Run a session to its end (plan approved as proposed) and return the report."""
         question, mode = body.question.strip(), body.mode
-        session_id = launch(request, None, lambda s: s.start(question, mode=mode), True)
+        session_id = await launch(request, None, lambda s: s.start(question, mode=mode), True)
         await runs(request).finished(session_id)
         return _outcome(settings, session_id)
 
@@ -185,7 +183,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
             problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
             raise HTTPException(422, problem) from None
         await _require_stage(request, session_id, "paused", stage)
-        launch(request, session_id, lambda s: s.review_plan(decision))
+        await launch(request, session_id, lambda s: s.review_plan(decision))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/clarification", status_code=202)
@@ -194,7 +192,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
     ) -> dict[str, str]:
         await _require_stage(request, session_id, "paused", stage)
         answer = body.answer.strip()
-        launch(request, session_id, lambda s: s.answer_clarification(answer))
+        await launch(request, session_id, lambda s: s.answer_clarification(answer))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/resume", status_code=202)
@@ -202,7 +200,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         """Continue a session from its last checkpoint (a worker that died mid-run)."""
         if await stage(request, session_id) == "finished":
             raise HTTPException(409, "the session is finished; ask a follow-up instead")
-        launch(request, session_id, lambda s: s.resume())
+        await launch(request, session_id, lambda s: s.resume())
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/questions", status_code=202)
@@ -213,7 +211,7 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         await _require_stage(request, session_id, "finished", stage)
         question, mode = body.question.strip(), body.mode
         leg: Leg = lambda s: s.start(question, mode=mode)  # noqa: E731
-        launch(request, session_id, leg, body.auto_approve)
+        await launch(request, session_id, leg, body.auto_approve)
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/cancel", status_code=202)

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
+from engine.config import Settings
 from engine.events import ClarificationRequested, Event, PlanProposed
+from engine.nodes.deps import EngineDeps
 from engine.protocol import PROCEED_ON_LIKELY_READING
-from engine.runner import ResearchSession
+from engine.runner import ResearchSession, open_engine
 from engine.schemas import PlanDecision
 
 Leg = Callable[[ResearchSession], AsyncIterator[Event]]
+T = TypeVar("T")
 
 
 async def drive(
@@ -47,39 +52,136 @@ class SessionBusy(RuntimeError):
 
 
 class SessionRuns:
-    """Background legs by session id, and a pulse per session that wakes its streams at each
-    of its events (only its own: fifty streams do not all wake for every event)."""
+    """Background legs by session id, run on an engine thread of their own.
 
-    def __init__(self, session_for: Callable[[str | None], ResearchSession]) -> None:
-        self._session_for = session_for
+    The graph, the checkpointer and every leg live on that thread's event loop, so work the
+    engine does without awaiting (the offline model, parsing, verification) never stalls the
+    server's loop: `/healthz` and the streams answer while fifty sessions research. Each
+    session has a pulse that wakes its streams (on the server's loop) at each of its events.
+    """
+
+    def __init__(self, settings: Settings, deps: EngineDeps | None = None) -> None:
+        self._settings = settings
+        self._deps = deps
         self._legs: dict[str, asyncio.Task[None]] = {}
         self._drivers: dict[str, ResearchSession] = {}
         self._pulses: dict[str, asyncio.Event] = {}
+        self._ready = threading.Event()
+        self._failure: BaseException | None = None
+        self._engine_loop: asyncio.AbstractEventLoop | None = None
+        self._server_loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._session_for: Callable[[str | None], ResearchSession] | None = None
+        self._thread = threading.Thread(target=self._main, name="engine", daemon=True)
+
+    # ---- lifecycle (called on the server's loop) ---------------------------------
+
+    async def start(self) -> None:
+        """Open the engine on its thread; its error (a bad CHECKPOINT_URL) is raised here."""
+        self._server_loop = asyncio.get_running_loop()
+        self._thread.start()
+        await asyncio.to_thread(self._ready.wait)
+        if self._failure is not None:
+            raise self._failure
+
+    async def close(self) -> None:
+        """Stop every leg (the sessions stay resumable from their checkpoints)."""
+        if self._engine_loop is not None and self._stop is not None:
+            self._engine_loop.call_soon_threadsafe(self._stop.set)
+        await asyncio.to_thread(self._thread.join)
+
+    def _main(self) -> None:
+        asyncio.run(self._engine())
+
+    async def _engine(self) -> None:
+        self._engine_loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        try:
+            async with open_engine(self._settings, deps=self._deps) as session_for:
+                self._session_for = session_for
+                self._ready.set()
+                await self._stop.wait()
+                for task in self._legs.values():
+                    task.cancel()
+                for task in self._legs.values():
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        except BaseException as exc:  # handed to start(), which raises it
+            self._failure = exc
+        finally:
+            self._ready.set()
+
+    async def _on_engine(self, work: Coroutine[Any, Any, T]) -> T:
+        assert self._engine_loop is not None, "SessionRuns.start() was not awaited"
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self._engine_loop))
+
+    # ---- sessions (called on the server's loop) ------------------------------------
 
     def busy(self, session_id: str) -> bool:
         leg = self._legs.get(session_id)
         return leg is not None and not leg.done()
 
-    def launch(self, session_id: str | None, leg: Leg, *, auto_approve: bool = False) -> str:
+    async def launch(self, session_id: str | None, leg: Leg, *, auto_approve: bool = False) -> str:
         """Start `leg` on the session (a new one when `session_id` is None); its id."""
-        session = self._session_for(session_id)
-        if self.busy(session.session_id):
-            raise SessionBusy(session.session_id)
-        self._drivers[session.session_id] = session
-        task = asyncio.create_task(self._drive(session, leg, auto_approve))
-        self._legs[session.session_id] = task
-        return session.session_id
+
+        async def launched() -> str:
+            assert self._session_for is not None
+            session = self._session_for(session_id)
+            if self.busy(session.session_id):
+                raise SessionBusy(session.session_id)
+            self._drivers[session.session_id] = session
+            task = asyncio.create_task(self._drive(session, leg, auto_approve))
+            self._legs[session.session_id] = task
+            return session.session_id
+
+        return await self._on_engine(launched())
+
+    async def stage(self, session_id: str) -> str:
+        async def staged() -> str:
+            assert self._session_for is not None
+            found: str = await self._session_for(session_id).stage()
+            return found
+
+        return await self._on_engine(staged())
+
+    async def finished(self, session_id: str) -> None:
+        """Wait for the session's current leg (and the legs it chains) to end."""
+
+        async def ended() -> None:
+            leg = self._legs.get(session_id)
+            if leg is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.shield(leg)
+
+        await self._on_engine(ended())
+
+    async def cancel(self, session_id: str) -> bool:
+        """Stop the session's running leg; False when this worker runs none."""
+
+        async def cancelled() -> bool:
+            if not self.busy(session_id):
+                return False
+            await self._drivers[session_id].cancel()
+            return True
+
+        return await self._on_engine(cancelled())
+
+    # ---- pulses --------------------------------------------------------------------
 
     async def _drive(self, session: ResearchSession, leg: Leg, auto_approve: bool) -> None:
         async def pulse(_event: Event) -> None:
-            self.pulse(session.session_id)
+            self._pulse_from_engine(session.session_id)
 
         try:
             await drive(session, leg(session), auto_approve=auto_approve, on_event=pulse)
         finally:
-            self.pulse(session.session_id)
+            self._pulse_from_engine(session.session_id)
 
-    def pulse(self, session_id: str) -> None:
+    def _pulse_from_engine(self, session_id: str) -> None:
+        if self._server_loop is not None and not self._server_loop.is_closed():
+            self._server_loop.call_soon_threadsafe(self._wake, session_id)
+
+    def _wake(self, session_id: str) -> None:
         waiting = self._pulses.pop(session_id, None)
         if waiting is not None:
             waiting.set()
@@ -89,25 +191,3 @@ class SessionRuns:
         waiting = self._pulses.setdefault(session_id, asyncio.Event())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(waiting.wait(), seconds)
-
-    async def finished(self, session_id: str) -> None:
-        """Wait for the session's current leg (and the legs it chains) to end."""
-        leg = self._legs.get(session_id)
-        if leg is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(leg)
-
-    async def cancel(self, session_id: str) -> bool:
-        """Stop the session's running leg; False when this worker runs none."""
-        if not self.busy(session_id):
-            return False
-        await self._drivers[session_id].cancel()
-        return True
-
-    async def close(self) -> None:
-        """Stop every leg (the sessions stay resumable from their checkpoints)."""
-        for task in self._legs.values():
-            task.cancel()
-        for task in self._legs.values():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
