@@ -15,7 +15,16 @@ from importlib.metadata import PackageNotFoundError, version
 from engine.config import SettingsError
 
 # Subcommand modules under engine/commands/, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("doctor", "run", "sessions", "audit", "index", "serve", "mcp")
+COMMANDS: tuple[str, ...] = (
+    "doctor",
+    "run",
+    "sessions",
+    "audit",
+    "index",
+    "serve",
+    "mcp",
+    "eval",
+)
 # What each command (None: the app) needs of DATA_DIR, checked before it starts any work so a
 # folder that cannot be used is one line naming DATA_DIR, not a traceback halfway through.
 # `doctor` reports on the folder instead of stopping at it.
@@ -24,6 +33,7 @@ DATA_DIR_ACCESS: dict[str | None, str] = {
     "run": "write",
     "serve": "write",
     "mcp": "write",
+    "eval": "write",
     "index": "write",
     "sessions": "read",
     "audit": "read",

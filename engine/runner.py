@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -39,7 +39,7 @@ from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
-from engine.protocol import SessionStatus
+from engine.protocol import PROCEED_ON_LIKELY_READING, SessionStatus
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
 from engine.sessions_log import logged
@@ -397,6 +397,28 @@ class ResearchSession:
             PhaseChanged(phase="done"),
             RunFinished(session_id=self.session_id, status="completed"),
         ]
+
+
+async def drive(
+    session: ResearchSession,
+    stream: AsyncIterator[Event],
+    *,
+    auto_approve: bool,
+    on_event: Callable[[Event], Awaitable[None]],
+) -> None:
+    """Read `stream` to its end; with `auto_approve`, go on past each pause as `run --yes`
+    does: the plan approved as proposed, a clarifying question answered by proceeding."""
+    current: AsyncIterator[Event] | None = stream
+    while current is not None:
+        follow: AsyncIterator[Event] | None = None
+        async with contextlib.aclosing(current) as events:  # type: ignore[type-var]
+            async for event in events:
+                await on_event(event)
+                if auto_approve and isinstance(event, ClarificationRequested):
+                    follow = session.answer_clarification(PROCEED_ON_LIKELY_READING)
+                elif auto_approve and isinstance(event, PlanProposed):
+                    follow = session.review_plan(PlanDecision(action="approve"))
+        current = follow
 
 
 @contextlib.asynccontextmanager

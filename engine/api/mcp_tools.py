@@ -16,12 +16,11 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 
-from engine.api.runs import drive
 from engine.commands.run import progress_line
 from engine.config import Settings
 from engine.events import ClarificationRequested, Event, PlanProposed, ReportReady, RunFailed
 from engine.nodes.deps import EngineDeps
-from engine.runner import ResearchSession, open_engine
+from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import list_sessions as saved_sessions
 from engine.sessions import load_report_event
 
@@ -65,9 +64,9 @@ def build_mcp_server(settings: Settings, *, deps: EngineDeps | None = None) -> M
         """
         if not question.strip():
             raise ValueError("question: give a research question")
-        session_for: Callable[[str | None], ResearchSession] = (
-            ctx.request_context.lifespan_context["session_for"]
-        )
+        session_for: Callable[[str | None], ResearchSession] = ctx.request_context.lifespan_context[
+            "session_for"
+        ]
         session = session_for(None)
         seen: list[Event] = []
 

@@ -11,40 +11,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from engine.config import Settings
-from engine.events import ClarificationRequested, Event, PlanProposed
+from engine.events import Event
 from engine.nodes.deps import EngineDeps
-from engine.protocol import PROCEED_ON_LIKELY_READING
-from engine.runner import ResearchSession, open_engine
-from engine.schemas import PlanDecision
+from engine.runner import ResearchSession, drive, open_engine
 
 Leg = Callable[[ResearchSession], AsyncIterator[Event]]
 T = TypeVar("T")
-
-
-async def drive(
-    session: ResearchSession,
-    stream: AsyncIterator[Event],
-    *,
-    auto_approve: bool,
-    on_event: Callable[[Event], Awaitable[None]],
-) -> None:
-    """Read `stream` to its end; with `auto_approve`, go on past each pause as `run --yes`
-    does: the plan approved as proposed, a clarifying question answered by proceeding."""
-    current: AsyncIterator[Event] | None = stream
-    while current is not None:
-        follow: AsyncIterator[Event] | None = None
-        async with contextlib.aclosing(current) as events:  # type: ignore[type-var]
-            async for event in events:
-                await on_event(event)
-                if auto_approve and isinstance(event, ClarificationRequested):
-                    follow = session.answer_clarification(PROCEED_ON_LIKELY_READING)
-                elif auto_approve and isinstance(event, PlanProposed):
-                    follow = session.review_plan(PlanDecision(action="approve"))
-        current = follow
 
 
 class SessionBusy(RuntimeError):

@@ -1,0 +1,130 @@
+"""`deepresearch eval DATASET.jsonl`: run each question as a session and score the answers.
+
+Writes one JSON file per question and `summary.json` to `--out` (default: a new folder under
+`DATA_DIR/evals/`), prints a summary table, and exits 1 when `--baseline` (an earlier
+summary.json) shows a regression. `--export-drb FILE` writes the reports as
+`{"id", "prompt", "article"}` lines, the input DeepResearch Bench's RACE and FACT scorers read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine.config import load_settings
+from engine.terminal_text import one_line
+
+EXIT_REGRESSION = 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="run a dataset of questions and score the answers",
+        description="Run each question of DATASET.jsonl as a session (plan approved as "
+        "proposed) and score it: facts found, the right page cited, citations kept and "
+        "removed, unsupported claims, latency, tokens. Exit codes: 0 done, 1 a regression "
+        "against --baseline, 2 bad arguments or dataset.",
+    )
+    parser.add_argument("dataset", type=Path, metavar="DATASET.jsonl")
+    parser.add_argument("--mode", choices=("quick", "deep", "auto"), default="quick")
+    parser.add_argument("--concurrency", type=int, default=1, metavar="N")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="where results are written")
+    parser.add_argument("--baseline", type=Path, metavar="SUMMARY.json")
+    parser.add_argument("--export-drb", type=Path, metavar="FILE.jsonl", dest="export_drb")
+    parser.set_defaults(handler=evaluate)
+
+
+def evaluate(args: argparse.Namespace, *, deps: Any = None) -> int:
+    from engine.evals.dataset import DatasetError, load_dataset
+
+    try:
+        questions = load_dataset(args.dataset)
+        baseline = _read_baseline(args.baseline) if args.baseline else None
+    except (DatasetError, ValueError) as exc:
+        print(f"deepresearch eval: {exc}", file=sys.stderr)
+        return 2
+    if args.concurrency < 1:
+        print("deepresearch eval: --concurrency must be at least 1", file=sys.stderr)
+        return 2
+    settings = load_settings()
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = args.out or settings.data_dir / "evals" / stamp
+    out.mkdir(parents=True, exist_ok=True)
+    return asyncio.run(_evaluate(settings, args, questions, out, baseline, deps))
+
+
+def _read_baseline(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--baseline {path}: not a summary.json ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--baseline {path}: not a summary.json")
+    return data.get("summary", data)
+
+
+async def _evaluate(
+    settings: Any,
+    args: argparse.Namespace,
+    questions: list[Any],
+    out: Path,
+    baseline: dict[str, Any] | None,
+    deps: Any,
+) -> int:
+    from engine.evals.run import run_questions
+    from engine.evals.score import QuestionResult, regressions, summarize
+
+    done = 0
+
+    def progress(result: QuestionResult) -> None:
+        nonlocal done
+        done += 1
+        (out / f"{result.id}.json").write_text(
+            json.dumps(result.as_json(), indent=2, ensure_ascii=False), encoding="utf-8"
+        )
+        marks = ""
+        if result.scored:
+            marks = (
+                f" facts {result.facts_found}/{result.facts_expected}"
+                f" source {'yes' if result.right_source else 'no'}"
+            )
+        print(
+            f"[{done}/{len(questions)}] {result.id} {result.status}{marks} {result.seconds:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    results = await run_questions(
+        settings,
+        questions,
+        mode=args.mode,
+        concurrency=args.concurrency,
+        on_result=progress,
+        deps=deps,
+    )
+    summary = summarize(results)
+    record = {"dataset": str(args.dataset), "mode": args.mode, "summary": summary}
+    (out / "summary.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
+    if args.export_drb:
+        lines = [
+            json.dumps({"id": r.id, "prompt": r.question, "article": r.report}, ensure_ascii=False)
+            for r in results
+        ]
+        args.export_drb.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    width = max(len(name) for name in summary)
+    for name, value in summary.items():
+        print(f"{name.ljust(width)}  {value}")
+    print(f"results: {one_line(str(out))}", file=sys.stderr)
+    if baseline is not None:
+        found = regressions(summary, baseline)
+        for line in found:
+            print(f"regression: {line}", file=sys.stderr)
+        if found:
+            return EXIT_REGRESSION
+    return 0

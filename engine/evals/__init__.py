@@ -1,0 +1,1 @@
+"""`deepresearch eval`: research sessions scored against expected facts and sources."""

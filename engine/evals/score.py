@@ -1,0 +1,141 @@
+"""One question's session scored: the facts in the answer, the page cited, what it cost.
+
+And the summary of a whole run: completed, fact recall, right-source rate, citations kept and
+removed, unsupported-claim rate, latency p50/p95, tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.evals.dataset import EvalQuestion
+from engine.events import Event, ReportReady, RunFailed, RunFinished, UsageUpdated
+from engine.grounding.claims import prose_line_count
+
+
+@dataclass
+class QuestionResult:
+    id: str
+    question: str
+    status: str  # completed | failed | cancelled | no report
+    seconds: float
+    report: str = ""
+    error: str = ""
+    scored: bool = False
+    facts_found: int = 0
+    facts_expected: int = 0
+    right_source: bool = False
+    cited_sources: list[str] = field(default_factory=list)
+    citations_kept: int = 0
+    citations_removed: int = 0
+    claims: int = 0
+    unsupported_claims: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def correct(self) -> bool:
+        """Every expected fact in the answer, and the page it is on cited."""
+        return self.scored and self.facts_found == self.facts_expected and self.right_source
+
+    def as_json(self) -> dict[str, Any]:
+        return {**asdict(self), "correct": self.correct}
+
+
+def _prose(report: str) -> str:
+    return "\n".join(report.split("\n")[: prose_line_count(report)])
+
+
+def source_matches(expected: str, cited: str) -> bool:
+    """A document key by its name or last path part; a URL pattern as a regex."""
+    if cited == expected or cited.rstrip("/").rsplit("/", 1)[-1] == expected:
+        return True
+    try:
+        return re.search(expected, cited) is not None
+    except re.error:
+        return expected in cited
+
+
+def score_session(
+    question: EvalQuestion, events: list[Event], seconds: float, error: str = ""
+) -> QuestionResult:
+    status = "no report"
+    report: ReportReady | None = None
+    result = QuestionResult(question.id, question.question, status, round(seconds, 3))
+    for event in events:
+        if isinstance(event, ReportReady):
+            report = event
+        elif isinstance(event, RunFinished):
+            result.status = event.status
+        elif isinstance(event, RunFailed):
+            result.status, result.error = "failed", event.error
+        elif isinstance(event, UsageUpdated):
+            result.input_tokens = event.total_input_tokens
+            result.output_tokens = event.total_output_tokens
+    if error:
+        result.status, result.error = "failed", error
+    if report is not None:
+        result.report = report.report
+        result.cited_sources = [entry.source for entry in report.kept_citations]
+        result.citations_kept = len(report.kept_citations)
+        result.citations_removed = len(report.removed_citations)
+        result.claims = len(report.claims)
+        result.unsupported_claims = sum(c.status == "unsupported" for c in report.claims)
+    if question.scored:
+        prose = _prose(result.report)
+        result.scored = True
+        result.facts_expected = len(question.facts)
+        result.facts_found = sum(1 for fact in question.facts if fact.search(prose))
+        result.right_source = not question.sources or any(
+            source_matches(expected, cited)
+            for expected in question.sources
+            for cited in result.cited_sources
+        )
+    return result
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def summarize(results: list[QuestionResult]) -> dict[str, Any]:
+    scored = [r for r in results if r.scored]
+    claims = sum(r.claims for r in results)
+    seconds = [r.seconds for r in results]
+
+    def rate(count: int, of: int) -> float:
+        return round(count / of, 3) if of else 0.0
+
+    return {
+        "questions": len(results),
+        "completed": rate(sum(r.status == "completed" for r in results), len(results)),
+        "fact_recall": rate(
+            sum(r.facts_found for r in scored), sum(r.facts_expected for r in scored)
+        ),
+        "right_source": rate(sum(r.right_source for r in scored), len(scored)),
+        "correct": rate(sum(r.correct for r in scored), len(scored)),
+        "citations_kept": sum(r.citations_kept for r in results),
+        "citations_removed": sum(r.citations_removed for r in results),
+        "unsupported_claims": rate(sum(r.unsupported_claims for r in results), claims),
+        "latency_p50_s": round(statistics.median(seconds), 2) if seconds else 0.0,
+        "latency_p95_s": round(_percentile(seconds, 0.95), 2),
+        "input_tokens": sum(r.input_tokens for r in results),
+        "output_tokens": sum(r.output_tokens for r in results),
+    }
+
+
+# Higher is better for these; a drop beyond the tolerance against a baseline is a regression.
+GATED = ("completed", "fact_recall", "right_source", "correct")
+TOLERANCE = 0.02
+
+
+def regressions(summary: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    found = []
+    for name in GATED:
+        if name in baseline and summary.get(name, 0.0) < float(baseline[name]) - TOLERANCE:
+            found.append(f"{name} {summary.get(name)} < baseline {baseline[name]}")
+    return found
