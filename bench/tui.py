@@ -124,6 +124,7 @@ async def bridge_throughput(units: int, records: int) -> dict[str, float]:
     from tests.pilot.fakes import FakeBackend
     from tui.app import DeepResearchApp
     from tui.widgets.ledger_pane import LedgerPane
+    from tui.widgets.units_table import UnitsTable
 
     events = synthetic_events(units, records)
     driver = ListDriver(events)
@@ -158,7 +159,7 @@ async def bridge_throughput(units: int, records: int) -> dict[str, float]:
         measured = list(stalls)  # beats after this point (shutting down) are not counted
         rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         rows = len(ledger.records)
-        shown_units = app.research.query_one("#units").row_count  # type: ignore[attr-defined]
+        shown_units = app.research.query_one(UnitsTable).row_count
     return {
         "events": len(events),
         "seconds": elapsed,
