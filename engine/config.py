@@ -133,6 +133,11 @@ class Settings(BaseModel):
     # Review rounds of the draft (missing plan sections, unsupported sentences) and revisions.
     critic_rounds: int = _count(2, minimum=0, maximum=10)
 
+    # Tracing: OpenTelemetry spans over OTLP/HTTP to this collector (unset: no tracing).
+    otel_exporter_otlp_endpoint: str | None = None
+    # Record prompts, questions and tool arguments in spans (off: only what ran, and how long).
+    trace_prompts: bool = False
+
     @field_validator(
         "orchestrator_model",
         "researcher_model",
@@ -185,6 +190,7 @@ class Settings(BaseModel):
         "planner_base_url",
         "writer_base_url",
         "exa_base_url",
+        "otel_exporter_otlp_endpoint",
     )
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:

@@ -43,6 +43,7 @@ from engine.protocol import PROCEED_ON_LIKELY_READING, SessionStatus
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
 from engine.sessions_log import logged
+from engine.tracing import session_tracer
 from engine.unit_tracker import UnitTracker
 
 # The main graph's own steps are few; researchers carry their own explicit limits.
@@ -298,7 +299,9 @@ class ResearchSession:
         """
         self._cancelled = False
         tracker = UsageTracker()
-        config = {**self.config, "callbacks": [tracker]}
+        trace = session_tracer(self.settings, self.session_id, self._question)
+        config = {**self.config, "callbacks": [tracker] if trace is None else [tracker, trace]}
+        outcome = "interrupted"
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         async def produce() -> None:
@@ -337,6 +340,7 @@ class ResearchSession:
                     yield payload
                     continue
                 settled = True
+                outcome = {"cancelled": "cancelled", "error": "failed"}.get(kind, "ended")
                 if kind == "cancelled":
                     await self._record(status="interrupted")
                     for unit in units.cancelled():
@@ -356,6 +360,8 @@ class ResearchSession:
                     return
                 break
         finally:
+            if trace is not None:
+                trace.finish(outcome)
             await self._stop_producer()
             await self._settle_writes()
             if not settled:
