@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.config import Settings
 from engine.events import ReportReady
-from engine.protocol import SessionInfo, SessionStatus
+from engine.protocol import SessionInfo, SessionNotDeleted, SessionStatus
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS deepresearch_sessions (
@@ -172,10 +172,6 @@ def load_report_event(settings: Settings, session_id: str) -> ReportReady | None
     return event.model_copy(update={"report_path": str(path)})
 
 
-class SessionNotDeleted(Exception):
-    """Why a session was left as it was, in words for the person who asked to delete it."""
-
-
 @dataclass(frozen=True)
 class DeletedSession:
     """What deleting a session removed."""
@@ -203,9 +199,17 @@ def _session_files(settings: Settings, session_id: str) -> list[Path]:
 
 
 def delete_session(settings: Settings, session_id: str) -> DeletedSession:
-    """Remove everything stored for a session: its checkpoints (the LangGraph thread), its
-    event log, its reports and audits, and last its row in the index, so a deletion cut
-    short can be asked for again. A session some live process is running is refused.
+    """`adelete_session` for callers without an event loop (the command line, a thread)."""
+    import asyncio
+
+    return asyncio.run(adelete_session(settings, session_id))
+
+
+async def adelete_session(settings: Settings, session_id: str) -> DeletedSession:
+    """Remove everything stored for a session: its checkpoints (the LangGraph thread, in
+    whichever store CHECKPOINT_URL selects), its event log, its reports and audits, and last
+    its row in the index, so a deletion cut short can be asked for again. A session some
+    live process is running is refused with `SessionNotDeleted`.
 
     Copies the person exported are theirs and stay where they were written.
     """
@@ -220,7 +224,7 @@ def delete_session(settings: Settings, session_id: str) -> DeletedSession:
             f"session {session_id} is running; cancel the run (ctrl+x in the app, ctrl+c for "
             "deepresearch run) and delete it when it has stopped"
         )
-    checkpoints = _delete_checkpoints(settings, session_id)
+    checkpoints = await _delete_checkpoints(settings, session_id)
     files = tuple(_session_files(settings, session_id))
     for path in files:
         path.unlink(missing_ok=True)
@@ -229,21 +233,15 @@ def delete_session(settings: Settings, session_id: str) -> DeletedSession:
     return DeletedSession(session_id, files, checkpoints)
 
 
-def _delete_checkpoints(settings: Settings, session_id: str) -> bool:
-    """Delete the session's LangGraph thread; whether the checkpoint database held one."""
-    path = settings.sessions_db_path
-    if not path.is_file() or path.stat().st_size == 0:
-        return False
-    from langgraph.checkpoint.sqlite import SqliteSaver
+async def _delete_checkpoints(settings: Settings, session_id: str) -> bool:
+    """Delete the session's LangGraph thread; whether the checkpoint store held one."""
+    if settings.checkpoint_url is None:
+        path = settings.sessions_db_path
+        if not path.is_file() or path.stat().st_size == 0:
+            return False  # no checkpoint was ever written: nothing to open, nothing to create
+    from engine.runner import checkpointer
 
-    with closing(sqlite3.connect(path, timeout=30, check_same_thread=False)) as connection:
-        saver = SqliteSaver(connection)
-        saver.setup()
-        found = (
-            connection.execute(
-                "SELECT 1 FROM checkpoints WHERE thread_id = ? LIMIT 1", (session_id,)
-            ).fetchone()
-            is not None
-        )
-        saver.delete_thread(session_id)
-    return found
+    async with checkpointer(settings) as saver:
+        found = await saver.aget_tuple({"configurable": {"thread_id": session_id}}) is not None
+        await saver.adelete_thread(session_id)
+    return bool(found)

@@ -86,7 +86,7 @@ async def finished_sessions(settings, count: int) -> list[str]:
 async def test_deleting_a_session_removes_everything_stored_for_it_and_nothing_else(
     tmp_path: Path,
 ) -> None:
-    from engine.sessions import delete_session, list_sessions
+    from engine.sessions import adelete_session, list_sessions
     from engine.sessions_log import events_path
 
     settings = make_settings(tmp_path)
@@ -96,7 +96,7 @@ async def test_deleting_a_session_removes_everything_stored_for_it_and_nothing_e
     (settings.reports_dir / f"{gone}-2.audit.json").write_text("{}", encoding="utf-8")
     assert {gone, kept} <= checkpoint_threads(settings)
 
-    deleted = delete_session(settings, gone)
+    deleted = await adelete_session(settings, gone)
 
     assert deleted.checkpoints
     assert {path.name for path in deleted.files} == {
