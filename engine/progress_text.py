@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.events import ModelCallProgress, ReportReviewed
 
 
@@ -39,3 +41,25 @@ def describe_review(event: ReportReviewed) -> str:
         "revision_rejected": "the revision was worse; the draft stands",
     }[event.outcome]
     return f"review {event.round}/{event.max_rounds}: {summary}; {outcome}"
+
+
+TITLE_WIDTH = 80
+# "Label: value", the label a few words at most (so a sentence with a colon is not a label).
+_LABELLED_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,30}):\s*(?P<value>\S.*)$")
+
+
+def unit_title(topic: str, width: int = TITLE_WIDTH) -> str:
+    """A research unit's topic as one short line: its first line, without a leading label.
+
+    Supervisors often dispatch a labelled block ("Research track: …", "Section: …",
+    "Queries: …"); its first value is the track title. A free-form topic keeps its first line.
+    """
+    lines = [line.strip() for line in topic.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    if all(_LABELLED_LINE.match(line) for line in lines):
+        match = _LABELLED_LINE.match(first)
+        first = match.group("value") if match else first
+    title = " ".join(first.split())
+    return title if len(title) <= width else title[: width - 1].rstrip() + "…"

@@ -34,6 +34,10 @@ SessionStatus = Literal[
 ]
 
 
+class SessionNotDeleted(Exception):
+    """Why a session was left as it was, in words for the person who asked to delete it."""
+
+
 class SessionInfo(BaseModel):
     """One saved session, as the sessions list shows it."""
 

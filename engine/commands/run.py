@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,6 +21,7 @@ from pydantic import ValidationError
 
 from engine.config import Settings, load_settings
 from engine.preflight import documents_warning, require_working_search
+from engine.progress_text import unit_title
 from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.terminal_text import TerminalSafeStream, one_line, terminal_safe
 
@@ -30,9 +30,6 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEEDS_INPUT = 3
 EXIT_UNVERIFIED = 4
-TITLE_WIDTH = 80
-# "Label: value", the label a few words at most (so a sentence with a colon is not a label).
-_LABELLED_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z ]{0,30}):\s*(?P<value>\S.*)$")
 
 
 def register(subparsers: Any) -> None:
@@ -263,23 +260,6 @@ def render_plan(plan: Any) -> str:
         lines.append(f"  {number}. {track.title} → {track.section}")
         lines.append(f"     queries: {'; '.join(track.queries)}")
     return "\n".join(lines)
-
-
-def unit_title(topic: str, width: int = TITLE_WIDTH) -> str:
-    """A research unit's topic as one short line: its first line, without a leading label.
-
-    Supervisors often dispatch a labelled block ("Research track: …", "Section: …",
-    "Queries: …"); its first value is the track title. A free-form topic keeps its first line.
-    """
-    lines = [line.strip() for line in topic.splitlines() if line.strip()]
-    if not lines:
-        return ""
-    first = lines[0]
-    if all(_LABELLED_LINE.match(line) for line in lines):
-        match = _LABELLED_LINE.match(first)
-        first = match.group("value") if match else first
-    title = " ".join(first.split())
-    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
 
 
 def progress_line(event: Any) -> str | None:

@@ -183,7 +183,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
         try:
             await self.backend.delete_session(info.session_id)
         except Exception as error:
-            from engine.sessions import SessionNotDeleted
+            from engine.protocol import SessionNotDeleted
 
             reason = str(error) if isinstance(error, SessionNotDeleted) else None
             self.notify(

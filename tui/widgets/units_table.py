@@ -42,7 +42,7 @@ _KEYS = tuple(key for _, key, _ in _COLUMNS)
 
 def unit_title(topic: str) -> str:
     """A unit's topic as one line: the engine's rule (first line, without its label)."""
-    from engine.commands.run import unit_title as engine_unit_title
+    from engine.progress_text import unit_title as engine_unit_title
 
     return engine_unit_title(topic)
 

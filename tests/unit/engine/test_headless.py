@@ -14,8 +14,8 @@ from engine.commands.run import (
     EXIT_OK,
     EXIT_USAGE,
     run_headless,
-    unit_title,
 )
+from engine.progress_text import unit_title
 from engine.sessions import list_sessions
 from tests.unit.engine.conftest import Scenario, make_settings
 
