@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.models.offline_passages import LabelledSentence, labelled_sentences
 from engine.models.offline_sources import Source
-from engine.models.offline_text import Candidate, quotable, rank_candidates, split_sentences
+from engine.models.offline_text import Candidate, quotable, rank_candidates
 
 
 @dataclass(frozen=True)
@@ -17,17 +18,47 @@ class Quote:
     source: Source
 
 
+def _bare_name(label: str) -> str:
+    """`asyncio.Queue(maxsize=0)` -> `queue`: the name a sentence would mention."""
+    return label.split("(", 1)[0].rsplit(".", 1)[-1].strip().casefold()
+
+
+def quoted_text(sentence: LabelledSentence) -> str | None:
+    """The sentence as quoted: under its entry's name when it does not say it, else as is.
+
+    None when it cannot be quoted at all.
+    """
+    text = sentence.text
+    if sentence.entry and sentence.label:
+        name = _bare_name(sentence.label)
+        if name and name not in text.casefold():
+            if not quotable(text, short_ok=True):
+                return None
+            return f"{sentence.label}: {text}"
+    return text if quotable(text) else None
+
+
 def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
     """Every quotable sentence of every source, in source order."""
     found: list[Candidate] = []
     for index, source in enumerate(sources):
         position = 0
         for passage in source.passages:
-            for sentence in split_sentences(passage):
-                if quotable(sentence):
-                    found.append(Candidate(sentence, index, position))
+            sentences = labelled_sentences(passage)
+            for sentence in sentences:
+                text = quoted_text(sentence)
+                if text is not None:
+                    found.append(Candidate(text, index, position, _context(sentence, sentences)))
                     position += 1
     return found
+
+
+def _context(sentence: LabelledSentence, sentences: Sequence[LabelledSentence]) -> str:
+    """An entry's name and all its text (a section heading alone: sections are long)."""
+    if not sentence.entry:
+        return sentence.label
+    entry = [s.text for s in sentences if s.entry and s.label == sentence.label]
+    return " ".join([sentence.label, *entry])
 
 
 def best_quotes(sources: Sequence[Source], query: str, *, limit: int) -> list[Quote]:

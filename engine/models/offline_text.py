@@ -44,7 +44,11 @@ _SUFFIXES = (
     "s",
 )
 # Markup, code and list debris that make a "sentence" unfit to quote as prose.
-_CODE_MARKERS = ("```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:")
+_CODE_MARKERS = (
+    "```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:"
+)
+# A setting named with its value (`maxsize=0`, `windowBits = 15`) is prose, not code.
+_SETTING_RE = re.compile(r"\b[A-Za-z_][\w.]* ?= ?[\w'\"./-]+")
 _INNER_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s")
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.IGNORECASE)
 _MIN_SENTENCE_CHARS = 40
@@ -100,25 +104,28 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
-def quotable(sentence: str) -> bool:
+def quotable(sentence: str, *, short_ok: bool = False) -> bool:
     """Whether a sentence can be quoted as a claim: one prose sentence, sensible length, no code.
 
     "One sentence" is checked the strict way (no inner `. ` boundary) so that any splitter
-    downstream cuts the quoted text exactly where this one did.
+    downstream cuts the quoted text exactly where this one did. `short_ok` admits short
+    sentences ("Default: 30.") that are quoted under the name of the entry they belong to.
     """
-    if not _MIN_SENTENCE_CHARS <= len(sentence) <= _MAX_SENTENCE_CHARS:
+    min_chars, min_words = (8, 2) if short_ok else (_MIN_SENTENCE_CHARS, _MIN_SENTENCE_WORDS)
+    if not min_chars <= len(sentence) <= _MAX_SENTENCE_CHARS:
         return False
-    if len(sentence.split()) < _MIN_SENTENCE_WORDS:
+    if len(sentence.split()) < min_words:
         return False
     if sentence[-1] not in ".!?" or not (sentence[0].isupper() or sentence[0].isdigit()):
         return False
     if _CITATION_MARK_RE.search(sentence) or "://" in sentence:
         return False
-    if any(token in sentence for token in _CODE_MARKERS) or sentence.endswith(":."):
+    prose = _SETTING_RE.sub("setting", sentence)
+    if any(token in prose for token in _CODE_MARKERS) or sentence.endswith(":."):
         return False
     if _INNER_BOUNDARY_RE.search(_ABBREVIATION_RE.sub("", sentence[:-1])):
         return False
-    letters = sum(ch.isalpha() or ch.isspace() for ch in sentence)
+    letters = sum(ch.isalnum() or ch.isspace() or ch in ".,:'’" for ch in sentence)
     return letters / len(sentence) >= 0.85
 
 
@@ -129,6 +136,9 @@ class Candidate:
     text: str
     source_index: int
     position: int
+    # The entry or section the sentence is under (its name and text): its words count
+    # towards the match at half weight.
+    context: str = ""
 
 
 def idf_weights(documents: Sequence[Iterable[str]]) -> dict[str, float]:
@@ -141,14 +151,25 @@ def idf_weights(documents: Sequence[Iterable[str]]) -> dict[str, float]:
     return {term: math.log(1 + total / count) for term, count in frequency.items()}
 
 
-def score(sentence_terms: set[str], query_terms: set[str], weights: dict[str, float]) -> float:
-    """Weighted query-term overlap, damped by sentence length so long sentences don't win."""
+def score(
+    sentence_terms: set[str],
+    query_terms: set[str],
+    weights: dict[str, float],
+    *,
+    context: set[str] | frozenset[str] = frozenset(),
+) -> float:
+    """Weighted query-term overlap, damped by sentence length so long sentences don't win.
+
+    `context` terms (the entry a sentence is under) match at half weight, without
+    lengthening it: a sentence of the entry asked about beats the same words elsewhere.
+    """
     if not sentence_terms or not query_terms:
         return 0.0
-    matched = sentence_terms & query_terms
+    own = sentence_terms & query_terms
+    matched = own | (context & query_terms)
     if not matched:
         return 0.0
-    weight = sum(weights.get(term, 1.0) for term in matched)
+    weight = sum(weights.get(term, 1.0) * (1.0 if term in own else 0.5) for term in matched)
     coverage = len(matched) / len(query_terms)
     return (weight + coverage) / math.sqrt(max(len(sentence_terms), 4))
 
@@ -161,11 +182,18 @@ def rank_candidates(
     Ties break on (source order, position), so the choice is stable across runs. When the
     per-source cap leaves fewer than `limit` sentences, the cap is lifted for the remainder.
     """
+    from engine.models.offline_facts import fact_factor, fact_kinds
+
     query_terms = terms(query)
+    kinds = fact_kinds(query)
     term_sets = [terms(candidate.text) for candidate in candidates]
     weights = idf_weights(term_sets)
     scored = [
-        (score(term_set, query_terms, weights), candidate)
+        (
+            score(term_set, query_terms, weights, context=terms(candidate.context))
+            * fact_factor(kinds, candidate.text, query),
+            candidate,
+        )
         for term_set, candidate in zip(term_sets, candidates, strict=True)
     ]
     ordered = sorted(
