@@ -6,6 +6,7 @@ from pathlib import Path
 
 from engine.config import SAMPLE_CORPUS, settings_from_mapping
 from engine.events import OFFLINE_NOTICE, EvidenceAdded, ResearchUnitUpdated, RuntimeProgress
+from engine.models.offline_passages import clean_markup
 from engine.tools.local_index import LocalIndex
 from tests.e2e.harness import (
     assert_well_ordered,
@@ -54,17 +55,21 @@ async def test_offline_deep_session_over_the_sample_corpus(data_dir: Path, tmp_p
     assert all(registry.lookup(source) is not None for source in sources)
     assert all(registry.lookup(entry.source) is not None for entry in report.kept_citations)
 
-    # Every sentence outside headings is quoted from a document the tools retrieved.
+    # Every sentence outside headings is quoted from a document the tools retrieved (its
+    # emphasis marks dropped), under the name of its entry when it does not say it.
     index = LocalIndex(settings.index_db_path, SAMPLE_CORPUS)
     retrieved = []
     for key in registry.documents():
         document = index.document(key)
         assert document is not None
-        retrieved.append(flat(document.text))
+        retrieved.append(flat(clean_markup(document.text)))
     sentences = report_sentences(text)
     assert len(sentences) >= 5
     for sentence in sentences:
-        assert any(sentence in page for page in retrieved), sentence
+        label, _, quoted = sentence.partition(": ")
+        assert any(
+            sentence in page or (quoted in page and label in page) for page in retrieved
+        ), sentence
 
     # The JSONL events file replays to the same final state the live stream reached.
     events_file = tmp_path / "events.jsonl"
