@@ -113,13 +113,11 @@ def test_an_opposite_word_or_a_negated_predicate_is_a_conflict(claim: str, passa
         # "unless" says what "if ... not" says.
         (
             "SIGINT becomes KeyboardInterrupt unless the parent process changed its handler.",
-            "SIGINT becomes KeyboardInterrupt if the parent process has not changed its "
-            "handler.",
+            "SIGINT becomes KeyboardInterrupt if the parent process has not changed its handler.",
         ),
         # "refuses" says what "cannot" says.
         (
-            "asyncio.run() refuses to run while another event loop is running in the same "
-            "thread.",
+            "asyncio.run() refuses to run while another event loop is running in the same thread.",
             "asyncio.run() cannot be called while another event loop is running in the same "
             "thread.",
         ),
@@ -127,3 +125,20 @@ def test_an_opposite_word_or_a_negated_predicate_is_a_conflict(claim: str, passa
 )
 def test_the_same_polarity_said_another_way_is_no_conflict(claim: str, passage: str) -> None:
     assert score_claim(claim, [passage]).reason != "its sources state the opposite"
+
+
+def test_stemming_from_many_threads_at_once_gives_each_word_its_stem() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from engine.grounding.words import stem
+
+    words = [
+        f"{base}{suffix}{n}"
+        for n in range(400)
+        for base in ("cancel", "initial")
+        for suffix in ("izes", "led", "lings")
+    ]
+    expected = {word: stem.__wrapped__(word) for word in words}  # one thread, uncached
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        got = list(pool.map(stem.__wrapped__, words * 4))
+    assert got == [expected[word] for word in words * 4]
