@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
+from engine.grounding.confidence import evidence_confidence
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.source_numbers import catalog_of, complete_references
@@ -123,13 +124,16 @@ def evidence_from_text(
         if not sources:
             continue
         seen_claims.add(claim.casefold())
+        uncertainty = flag_uncertainty(claim)
         records.append(
             EvidenceRecord(
                 id=f"{unit_id}-e{len(records) + 1}",
                 claim=claim,
                 source_urls=sources,
-                confidence=0.5,
-                contradiction_or_uncertainty=flag_uncertainty(claim),
+                confidence=evidence_confidence(
+                    claim, sources, registry, hedged=uncertainty is not None
+                ),
+                contradiction_or_uncertainty=uncertainty,
                 research_unit_id=unit_id,
             )
         )
