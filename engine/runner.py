@@ -241,6 +241,11 @@ class ResearchSession:
             return "paused"
         return "unfinished" if snapshot.next else "finished"
 
+    @property
+    def cancel_requested(self) -> bool:
+        """Whether `cancel` was asked for since the current leg began."""
+        return self._cancelled
+
     async def cancel(self) -> None:
         self._cancelled = True
         producer = self._producer
@@ -420,10 +425,15 @@ async def drive(
         async with contextlib.aclosing(current) as events:  # type: ignore[type-var]
             async for event in events:
                 await on_event(event)
+                if session.cancel_requested:
+                    continue  # stopped: no next leg, whatever this one paused for
                 if auto_approve and isinstance(event, ClarificationRequested):
                     follow = session.answer_clarification(PROCEED_ON_LIKELY_READING)
                 elif auto_approve and isinstance(event, PlanProposed):
                     follow = session.review_plan(PlanDecision(action="approve"))
+        if follow is not None and session.cancel_requested:
+            await follow.aclose()  # type: ignore[attr-defined]
+            follow = None
         current = follow
 
 

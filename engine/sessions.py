@@ -161,11 +161,16 @@ def load_report(settings: Settings, session_id: str) -> str | None:
 
 def load_report_event(settings: Settings, session_id: str) -> ReportReady | None:
     """The saved report with its verification audit, typed as the run announced it."""
-    from engine.sessions_log import saved_report_event
+    from engine.events import ReportReady
+    from engine.sessions_log import load_events, saved_report_event
 
     path = _report_file(settings, session_id)
     if path is None:
         return None
+    stored = [e for e in load_events(settings, session_id) or [] if isinstance(e, ReportReady)]
+    if stored:
+        # The event the run announced: claims, grounding and notice as they were.
+        return stored[-1]
     event = saved_report_event(
         path.read_text(encoding="utf-8"), path.with_suffix("").with_suffix(".audit.json")
     )

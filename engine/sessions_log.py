@@ -48,6 +48,7 @@ async def logged(
     path = events_path(settings, session_id)
     private_dir(path.parent)
     private_file(path)  # what a person researched is theirs alone, like the rest of DATA_DIR
+    _end_cut_line(path)
     with path.open("a", encoding="utf-8") as log:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
@@ -55,6 +56,22 @@ async def logged(
                     log.write(event_to_json(event) + "\n")
                     log.flush()
                 yield event
+
+
+def _end_cut_line(path: Path) -> None:
+    """End a last line a killed process left half-written, so the next event is whole."""
+    try:
+        with path.open("rb") as log:
+            log.seek(0, 2)
+            if log.tell() == 0:
+                return
+            log.seek(-1, 2)
+            cut = log.read(1) != b"\n"
+    except OSError:
+        return
+    if cut:
+        with path.open("a", encoding="utf-8") as log:
+            log.write("\n")
 
 
 def load_events(settings: Settings, session_id: str) -> list[Event] | None:

@@ -1,8 +1,10 @@
-"""OpenTelemetry spans for a session: the session, each graph node, each researcher, each tool
-call and each model call (model name, tokens, duration).
+"""OpenTelemetry spans for a session: a `session` span per leg of its run (to a pause or the
+end; it carries the session id, so a session's legs are found together), and under it each
+graph node, researcher, tool call and model call (model name, tokens, duration).
 
 Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (spans go to its `/v1/traces` over OTLP/HTTP;
-the exporter's other OTEL_EXPORTER_OTLP_* variables, such as headers, apply) or a tracer
+the exporter's other OTEL_EXPORTER_OTLP_* variables in the process environment, such as
+headers, apply) or a tracer
 provider is installed by the embedding program (`use_tracer_provider`, which tests use with the
 SDK's in-memory exporter). When off, nothing of OpenTelemetry is imported and no callback is
 added: tracing costs nothing. Prompts, questions and tool arguments are recorded only with

@@ -7,6 +7,7 @@ re-implements orchestration or verification. OpenAPI is served at `/docs`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import logging
@@ -17,6 +18,7 @@ from fastapi import Depends, FastAPI, Header, HTTPException, Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import ValidationError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine.api.bodies import ClarificationAnswer, FollowUp, PlanReview, ResearchRequest
 from engine.api.limits import BodyLimit
@@ -34,7 +36,12 @@ SESSION_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,80}$", description="a session id")
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def create_app(settings: Settings, *, deps: EngineDeps | None = None) -> FastAPI:
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
+
+
+def create_app(
+    settings: Settings, *, deps: EngineDeps | None = None, host: str = "127.0.0.1"
+) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runs = SessionRuns(settings, deps)
@@ -45,13 +52,22 @@ def create_app(settings: Settings, *, deps: EngineDeps | None = None) -> FastAPI
         finally:
             await runs.close()
 
+    guarded = settings.api_token is not None
     app = FastAPI(
         title="deepresearch",
         summary="Research sessions with verified citations: start, review, stream, read.",
         lifespan=lifespan,
         dependencies=[Depends(_authorized(settings))],
+        # With a token, the API's description is not handed out without it either.
+        docs_url=None if guarded else "/docs",
+        redoc_url=None if guarded else "/redoc",
+        openapi_url=None if guarded else "/openapi.json",
     )
     app.add_middleware(BodyLimit)
+    if not guarded:
+        # Without a token only this machine may call: a web page the person visits must not
+        # reach the API through a DNS name rebound to 127.0.0.1.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK_HOSTS, host])
     _install_error_handlers(app)
     _add_routes(app, settings)
     return app
@@ -64,8 +80,13 @@ def _authorized(settings: Settings) -> Any:
         if token is None or request.url.path == "/healthz":
             return
         scheme, _, given = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip(), token):
-            raise HTTPException(401, "a bearer token (API_TOKEN) is required")
+        matches = hmac.compare_digest(given.strip().encode(), token.encode())
+        if scheme.lower() != "bearer" or not matches:
+            raise HTTPException(
+                401,
+                "a bearer token (API_TOKEN) is required",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
 
     return check
 
@@ -82,7 +103,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -104,10 +125,10 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
     def stream(request: Request, session_id: str, after: int = 0) -> StreamingResponse:
         active = runs(request)
 
-        def still_running() -> bool:
+        async def still_running() -> bool:
             if active.busy(session_id):
                 return True
-            info = get_session(settings, session_id)
+            info = await asyncio.to_thread(get_session, settings, session_id)
             return info is not None and info.status == "running"
 
         frames = session_events(
@@ -242,16 +263,15 @@ def _outcome(settings: Settings, session_id: str) -> JSONResponse:
     usage = {"input_tokens": 0, "output_tokens": 0}
     status, error = "interrupted", None
     for event in events:
-        if isinstance(event, UsageUpdated):
-            usage = {
-                "input_tokens": event.total_input_tokens,
-                "output_tokens": event.total_output_tokens,
-            }
+        if isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
+            usage["input_tokens"] += event.input_tokens
+            usage["output_tokens"] += event.output_tokens
         elif isinstance(event, RunFinished):
             status = event.status
         elif isinstance(event, RunFailed):
             status, error = "failed", event.error
-    found: ReportReady | None = load_report_event(settings, session_id)
+    reports = [event for event in events if isinstance(event, ReportReady)]
+    found = reports[-1] if reports else load_report_event(settings, session_id)
     body: dict[str, Any] = {"session_id": session_id, "status": status, "usage": usage}
     if error:
         body["error"] = error

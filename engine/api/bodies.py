@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.config import ResearchMode
 from engine.schemas import ResearchPlan
 
 MAX_QUESTION_CHARS = 4_000
 MAX_TEXT_CHARS = 8_000
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value.strip()
 
 
 class ResearchRequest(BaseModel):
@@ -20,6 +26,8 @@ class ResearchRequest(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ResearchMode = "auto"
     auto_approve: bool = False
+
+    _question_not_blank = field_validator("question")(_not_blank)
 
 
 class PlanReview(BaseModel):
@@ -37,6 +45,8 @@ class ClarificationAnswer(BaseModel):
 
     answer: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
 
+    _answer_not_blank = field_validator("answer")(_not_blank)
+
 
 class FollowUp(BaseModel):
     """A follow-up question in a finished session."""
@@ -46,3 +56,5 @@ class FollowUp(BaseModel):
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     mode: ResearchMode = "auto"
     auto_approve: bool = False
+
+    _question_not_blank = field_validator("question")(_not_blank)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fastapi import HTTPException
+
 MAX_BODY_BYTES = 64 * 1024
 
 Scope = dict[str, Any]
@@ -41,8 +43,10 @@ class BodyLimit:
             await _too_large(send)
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    # An HTTPException, so FastAPI re-raises it from body parsing instead of answering 400.
+    def __init__(self) -> None:
+        super().__init__(413, f"the request body is over {MAX_BODY_BYTES} bytes")
 
 
 async def _too_large(send: Any) -> None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
+from engine import run_lock
 from engine.config import Settings
 from engine.events import Event
 from engine.nodes.deps import EngineDeps
@@ -21,6 +23,7 @@ from engine.runner import ResearchSession, drive, open_engine
 
 Leg = Callable[[ResearchSession], AsyncIterator[Event]]
 T = TypeVar("T")
+_log = logging.getLogger("deepresearch.api")
 
 
 class SessionBusy(RuntimeError):
@@ -77,9 +80,10 @@ class SessionRuns:
                 self._session_for = session_for
                 self._ready.set()
                 await self._stop.wait()
-                for task in self._legs.values():
+                legs = list(self._legs.values())
+                for task in legs:
                     task.cancel()
-                for task in self._legs.values():
+                for task in legs:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
         except BaseException as exc:  # handed to start(), which raises it
@@ -103,12 +107,17 @@ class SessionRuns:
         async def launched() -> str:
             assert self._session_for is not None
             session = self._session_for(session_id)
-            if self.busy(session.session_id):
-                raise SessionBusy(session.session_id)
-            self._drivers[session.session_id] = session
+            sid = session.session_id
+            # Here, or in another live process (another worker): one run of a session at once.
+            if self.busy(sid) or (
+                session_id is not None and run_lock.is_alive(self._settings, sid)
+            ):
+                raise SessionBusy(sid)
+            self._drivers[sid] = session
             task = asyncio.create_task(self._drive(session, leg, auto_approve))
-            self._legs[session.session_id] = task
-            return session.session_id
+            task.add_done_callback(lambda done: self._settled(sid, done))
+            self._legs[sid] = task
+            return sid
 
         return await self._on_engine(launched())
 
@@ -141,6 +150,14 @@ class SessionRuns:
             return True
 
         return await self._on_engine(cancelled())
+
+    def _settled(self, session_id: str, task: asyncio.Task[None]) -> None:
+        """Forget a finished leg; one that raised is logged (its session stays resumable)."""
+        if self._legs.get(session_id) is task:
+            self._legs.pop(session_id, None)
+            self._drivers.pop(session_id, None)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("session %s: run failed", session_id, exc_info=task.exception())
 
     # ---- pulses --------------------------------------------------------------------
 

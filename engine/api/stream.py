@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from engine.api.runs import SessionRuns
@@ -61,13 +61,13 @@ async def session_events(
     runs: SessionRuns,
     *,
     after: int = 0,
-    still_running: Callable[[], bool],
+    still_running: Callable[[], Awaitable[bool]],
 ) -> AsyncIterator[str]:
     """SSE frames of the session's events with ids above `after`, live until it settles."""
     reader = _LogReader(events_path(settings, session_id))
     last_sent = time.monotonic()
     while True:
-        running = still_running()  # read before the log: an event written after is not lost
+        running = await still_running()  # before the log: an event written after is not lost
         for number, line in reader.new_lines():
             if number > after:
                 yield _frame(number, line)

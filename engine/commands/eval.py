@@ -60,13 +60,18 @@ def evaluate(args: argparse.Namespace, *, deps: Any = None) -> int:
 
 
 def _read_baseline(path: Path) -> dict[str, Any]:
+    from engine.evals.score import GATED
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ValueError(f"--baseline {path}: not a summary.json ({exc})") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"--baseline {path}: not a summary.json")
-    return data.get("summary", data)
+    summary = data.get("summary", data) if isinstance(data, dict) else None
+    if not isinstance(summary, dict) or not all(
+        isinstance(summary.get(name, 0.0), int | float) for name in GATED
+    ):
+        raise ValueError(f"--baseline {path}: not a summary.json (numbers for {', '.join(GATED)})")
+    return summary
 
 
 async def _evaluate(

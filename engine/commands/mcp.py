@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from engine.commands.serve import is_loopback
+from engine.commands.serve import checkpoint_store_problem, is_loopback
 from engine.config import load_settings
 
 
@@ -33,6 +33,10 @@ def serve_mcp(args: argparse.Namespace) -> int:
             "loopback address, or use `deepresearch serve` with API_TOKEN",
             file=sys.stderr,
         )
+        return 2
+    problem = checkpoint_store_problem(settings)
+    if problem:
+        print(f"deepresearch mcp: {problem}", file=sys.stderr)
         return 2
     from engine.api.mcp_tools import build_mcp_server
 

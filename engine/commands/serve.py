@@ -40,6 +40,26 @@ def is_loopback(host: str) -> bool:
         return False  # a name could resolve anywhere
 
 
+def checkpoint_store_problem(settings: Any) -> str | None:
+    """Why the configured checkpoint store cannot be opened, or None (checked before serving,
+    so a bad CHECKPOINT_URL is one line, not a traceback from inside the server)."""
+    if settings.checkpoint_url is None:
+        return None
+    import asyncio
+
+    from engine.runner import CheckpointStoreError, checkpointer
+
+    async def opened() -> None:
+        async with checkpointer(settings):
+            pass
+
+    try:
+        asyncio.run(opened())
+    except CheckpointStoreError as exc:
+        return str(exc)
+    return None
+
+
 def serve(args: argparse.Namespace) -> int:
     settings = load_settings()
     if not is_loopback(args.host) and settings.api_token is None:
@@ -53,6 +73,10 @@ def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"deepresearch serve: --port {args.port} is not a port (1-65535)", file=sys.stderr)
         return 2
+    problem = checkpoint_store_problem(settings)
+    if problem:
+        print(f"deepresearch serve: {problem}", file=sys.stderr)
+        return 2
     import uvicorn
 
     from engine.api.app import create_app
@@ -61,5 +85,6 @@ def serve(args: argparse.Namespace) -> int:
         f"deepresearch: serving on http://{args.host}:{args.port} (API docs at /docs)",
         file=sys.stderr,
     )
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    app = create_app(settings, host=args.host)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+
 
 class DatasetError(ValueError):
     """A dataset line that cannot be used; the message names the file and the line."""
@@ -47,8 +49,11 @@ def _question(raw: object, where: str) -> EvalQuestion:
     if not isinstance(raw, dict):
         raise DatasetError(f"{where}: each line must be a JSON object")
     ident, question = raw.get("id"), raw.get("question")
-    if not isinstance(ident, str) or not ident.strip():
-        raise DatasetError(f"{where}: 'id' must be a non-empty string")
+    if not isinstance(ident, str) or not _ID.fullmatch(ident) or ident == "summary":
+        raise DatasetError(
+            f"{where}: 'id' must be letters, digits, '-' or '_' (it names the result file), "
+            "and not 'summary'"
+        )
     if not isinstance(question, str) or not question.strip():
         raise DatasetError(f"{where}: 'question' must be a non-empty string")
     expected = raw.get("expected")

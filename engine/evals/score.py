@@ -72,9 +72,9 @@ def score_session(
             result.status = event.status
         elif isinstance(event, RunFailed):
             result.status, result.error = "failed", event.error
-        elif isinstance(event, UsageUpdated):
-            result.input_tokens = event.total_input_tokens
-            result.output_tokens = event.total_output_tokens
+        elif isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
+            result.input_tokens += event.input_tokens
+            result.output_tokens += event.output_tokens
     if error:
         result.status, result.error = "failed", error
     if report is not None:

@@ -35,6 +35,12 @@ class DraftCheck:
     def ok(self) -> bool:
         return not self.errors
 
+    def summary(self) -> str:
+        """What is wrong, in a few words, for a progress line."""
+        if not self.report.claims:
+            return "the draft cites no source"
+        return "the draft cites sources outside the evidence"
+
     @property
     def grounded_claims(self) -> int:
         return len(self.report.validate_grounding().claims)

@@ -207,6 +207,8 @@ async def checked_against_ledger(
     when no draft grounds a single claim, so the report is assembled from the ledger.
     """
     text = tidied(draft, records, registry)
+    if not records:
+        return text  # no evidence to hold it to: the verifier says it is unsourced
     check = check_draft(text, records, registry)
     best, best_check = text, check
     ledger = [
@@ -218,7 +220,7 @@ async def checked_against_ledger(
         emit(
             PhaseChanged(
                 phase="writing",
-                detail=f"the draft cites sources outside the evidence; writing it again "
+                detail=f"{check.summary()}; writing it again "
                 f"(attempt {attempt} of {WRITER_ATTEMPTS})",
             )
         )

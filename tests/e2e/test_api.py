@@ -165,3 +165,53 @@ def test_a_session_started_on_one_worker_continues_on_another(tmp_path: Path) ->
         assert everything[-1][1] == "run_finished"
         report = httpx.get(f"{worker_a}/v1/sessions/{session_id}/report").json()
         assert report["kept_citations"]
+
+
+def test_without_a_token_only_this_machine_may_call(base: str) -> None:
+    # A DNS name rebound to 127.0.0.1 by a web page carries its own Host header.
+    rebound = httpx.get(f"{base}/v1/sessions", headers={"Host": "evil.example:8000"})
+    assert rebound.status_code == 400
+    assert httpx.get(f"{base}/v1/sessions", headers={"Host": "localhost"}).status_code == 200
+
+
+def test_a_token_guards_the_docs_and_odd_headers_get_401(tmp_path: Path) -> None:
+    with api_server(settings_for(tmp_path, API_TOKEN="s3cret-token")) as base:
+        for path in ("/docs", "/openapi.json", "/redoc"):
+            assert httpx.get(f"{base}{path}").status_code in (401, 404), path
+        odd = {"Authorization": "Bearer café".encode()}
+        reply = httpx.get(f"{base}/v1/sessions", headers=odd)
+        assert reply.status_code == 401 and reply.headers["www-authenticate"] == "Bearer"
+
+
+def test_a_streamed_oversized_body_is_413_and_a_blank_question_422(base: str) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"question": "'
+        for _ in range(80):
+            yield b"q" * 1024
+        yield b'"}'
+
+    reply = httpx.post(
+        f"{base}/v1/research", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert reply.status_code == 413 and "over" in reply.json()["error"]
+    blank = httpx.post(f"{base}/v1/research", json={"question": "   "})
+    assert blank.status_code == 422
+    assert blank.json()["fields"][0]["field"] == "body.question"
+
+
+def test_sync_counts_every_calls_tokens_and_keeps_claim_support(tmp_path: Path) -> None:
+    with api_server(settings_for(tmp_path)) as base:
+        body = httpx.post(f"{base}/v1/research/sync", json=DEEP, timeout=120).json()
+        report = httpx.get(f"{base}/v1/sessions/{body['session_id']}/report").json()
+    logged = [
+        json.loads(line)
+        for line in (tmp_path / "session-events" / f"{body['session_id']}.jsonl")
+        .read_text()
+        .splitlines()
+    ]
+    calls = [event for event in logged if event["type"] == "usage_updated"]
+    assert body["usage"]["input_tokens"] == sum(c["input_tokens"] for c in calls)
+    assert body["usage"]["output_tokens"] == sum(c["output_tokens"] for c in calls)
+    announced = next(e for e in reversed(logged) if e["type"] == "report_ready")
+    assert announced["claims"] and report["claims"] == announced["claims"]
+    assert report["grounding"] == announced["grounding"] == "strict"
