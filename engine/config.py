@@ -132,6 +132,9 @@ class Settings(BaseModel):
     grounding: GroundingMode = "strict"
     # Review rounds of the draft (missing plan sections, unsupported sentences) and revisions.
     critic_rounds: int = _count(2, minimum=0, maximum=10)
+    # Writer calls for a draft whose claims cite sources the evidence ledger lacks: the first
+    # and the rewrites with the errors fed back (1: no rewrite, for slow local models).
+    writer_attempts: int = _count(4, minimum=1, maximum=4)
 
     # Tracing: OpenTelemetry spans over OTLP/HTTP to this collector (unset: no tracing).
     otel_exporter_otlp_endpoint: str | None = None

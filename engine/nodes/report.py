@@ -4,7 +4,7 @@ On a context-overflow error the writer is retried with smaller note subsets (thr
 in all); when it still cannot write, the report is assembled from the ledger (or the notes).
 A draft is then read as claims bound to source ids and checked against the ledger
 (engine/grounding/ledger_check.py); one that fails is written again with the errors fed back,
-at most WRITER_ATTEMPTS calls in all.
+at most WRITER_ATTEMPTS calls in all (4 by default).
 Internal meta lines are stripped, and a Sources section built from the ledger is appended
 when the writer left none. A written draft then goes through at most CRITIC_ROUNDS reviews
 (engine/grounding/critic.py); the writer revises after each one that finds something.
@@ -35,9 +35,6 @@ from engine.state import ResearchState
 
 # Share of the notes each attempt keeps: all, then the first 60 %, then the first 30 %.
 NOTE_FRACTIONS = (1.0, 0.6, 0.3)
-# Writer calls for a draft whose claims cite ids the ledger does not hold: the first and
-# up to three more with the errors fed back.
-WRITER_ATTEMPTS = 4
 _OVERFLOW_MARKERS = (
     "context_length_exceeded",
     "maximum context length",
@@ -214,14 +211,15 @@ async def checked_against_ledger(
     ledger = [
         f"{registry.title_for(source) or source}: {source}" for source in ledger_sources(records)
     ]
-    for attempt in range(2, WRITER_ATTEMPTS + 1):
+    attempts = deps.settings.writer_attempts
+    for attempt in range(2, attempts + 1):
         if best_check.ok:
             break
         emit(
             PhaseChanged(
                 phase="writing",
                 detail=f"{check.summary()}; writing it again "
-                f"(attempt {attempt} of {WRITER_ATTEMPTS})",
+                f"(attempt {attempt} of {attempts})",
             )
         )
         retry = f"{prompt}\n\n## Your draft\n{text}\n\n{check.feedback(ledger)}\n\n"

@@ -10,7 +10,7 @@ from langchain_core.messages import HumanMessage
 
 from engine.events import PhaseChanged
 from engine.grounding.ledger_check import check_draft
-from engine.nodes.report import WRITER_ATTEMPTS, build_final_report
+from engine.nodes.report import build_final_report
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.grounding.test_critic import GOOD, RECORDS, SOURCES, _deps, _registry, _state
 
@@ -82,7 +82,7 @@ async def test_attempts_are_bounded_and_the_draft_with_fewest_errors_is_kept(
     worse = UNLISTED.replace("calls [1].", "calls [1]. It is fast [8].")
     model = ScriptedChatModel.sequence([worse, UNLISTED, worse, worse, GOOD])
     result = await build_final_report(_deps(tmp_path, model, rounds=0))(_state())
-    assert len(model.calls) == WRITER_ATTEMPTS == 4
+    assert len(model.calls) == 4  # 4' default
     assert result["final_report"] == UNLISTED.strip()
 
 
@@ -90,8 +90,16 @@ async def test_no_draft_grounding_a_claim_falls_back_to_the_ledger(
     tmp_path: Path, events: list[Any]
 ) -> None:
     stray = "# Report\n\nlru_cache is fast [4].\n\n## Sources\n[1] functools — f.html\n"
-    model = ScriptedChatModel.sequence([stray] * WRITER_ATTEMPTS)
+    model = ScriptedChatModel.sequence([stray] * 4)
     result = await build_final_report(_deps(tmp_path, model, rounds=0))(_state())
-    assert len(model.calls) == WRITER_ATTEMPTS
+    assert len(model.calls) == 4
     report = result["final_report"]
     assert "## Findings" in report and "- lru_cache saves up to 128 calls. [1]" in report
+
+
+async def test_writer_attempts_one_keeps_the_first_draft(tmp_path: Path, events: list[Any]) -> None:
+    model = ScriptedChatModel.sequence([UNLISTED, GOOD])
+    deps = _deps(tmp_path, model, rounds=0)
+    deps.settings = deps.settings.model_copy(update={"writer_attempts": 1})
+    result = await build_final_report(deps)(_state())
+    assert len(model.calls) == 1 and result["final_report"] == UNLISTED.strip()
