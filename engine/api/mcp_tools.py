@@ -15,10 +15,19 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
+from engine.api.bodies import MAX_QUESTION_CHARS
 from engine.commands.run import progress_line
 from engine.config import Settings
-from engine.events import ClarificationRequested, Event, PlanProposed, ReportReady, RunFailed
+from engine.events import (
+    ClarificationRequested,
+    Event,
+    PlanProposed,
+    ReportReady,
+    RunFailed,
+    RunFinished,
+)
 from engine.nodes.deps import EngineDeps
 from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import list_sessions as saved_sessions
@@ -63,7 +72,9 @@ def build_mcp_server(settings: Settings, *, deps: EngineDeps | None = None) -> M
         session stops at its plan (or clarifying question) and returns it.
         """
         if not question.strip():
-            raise ValueError("question: give a research question")
+            raise ToolError("question: give a research question")
+        if len(question) > MAX_QUESTION_CHARS:
+            raise ToolError(f"question: at most {MAX_QUESTION_CHARS} characters")
         session_for: Callable[[str | None], ResearchSession] = ctx.request_context.lifespan_context[
             "session_for"
         ]
@@ -85,7 +96,7 @@ def build_mcp_server(settings: Settings, *, deps: EngineDeps | None = None) -> M
         """The report of a saved session, with its citations."""
         found = load_report_event(settings, session_id)
         if found is None:
-            raise ValueError(f"session {session_id!r} has no report")
+            raise ToolError(f"session {session_id!r} has no report")
         return report_body(session_id, found)
 
     @server.tool()
@@ -101,6 +112,8 @@ def build_mcp_server(settings: Settings, *, deps: EngineDeps | None = None) -> M
 
 def _outcome(session_id: str, events: list[Event]) -> dict[str, Any]:
     for event in reversed(events):
+        if isinstance(event, RunFinished) and event.status == "cancelled":
+            return {"session_id": session_id, "status": "cancelled"}
         if isinstance(event, ReportReady):
             return report_body(session_id, event)
         if isinstance(event, RunFailed):

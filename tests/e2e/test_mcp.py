@@ -79,3 +79,14 @@ async def test_without_auto_approve_research_returns_the_plan_it_waits_on(tmp_pa
         body = structured(result)
         assert body["status"] == "awaiting_plan_review"
         assert body["plan"]["tracks"]
+
+
+async def test_an_overlong_question_is_refused_in_words(tmp_path: Path) -> None:
+    from engine.api.mcp_tools import build_mcp_server
+    from tests.fixtures.servers import local_settings
+
+    server_in_process = build_mcp_server(local_settings(tmp_path, DOCS))
+    async with Client(server_in_process) as client:
+        result = await client.call_tool("research", {"question": "why? " * 1000})
+    assert result.is_error
+    assert "at most 4000 characters" in str(result.content[0])
