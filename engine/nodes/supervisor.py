@@ -302,6 +302,8 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
         no_moves = not pending and last is not None and bool(last.tool_calls)
         if finished or cap_reached or no_moves or _turns_exhausted(iteration):
+            if not finished:
+                update.update(_final_gate(state))
             return Command(goto="__end__", update=update)
         return Command(goto="supervisor", update=update)
 
@@ -322,6 +324,22 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             for index, call in enumerate(message.tool_calls, start=1)
         ]
         return [message], dispatch
+
+    def _final_gate(state: SupervisorState) -> dict[str, Any]:
+        """The gate's verdict on the ledger research ends with, said aloud when it fails."""
+        gate = evaluate_gate(
+            ledger_records(state.get("evidence_ledger")),
+            min_records=settings.min_evidence_records,
+            min_domains=settings.min_source_domains,
+        )
+        if not gate.passed:
+            emit(
+                PhaseChanged(
+                    phase="researching",
+                    detail=f"research stopped before the quality gate passed: {gate.reason}",
+                )
+            )
+        return {"gate_status": gate.status, "gate_reason": gate.reason}
 
     def _turns_exhausted(iteration: int) -> bool:
         # The supervisor also thinks and calls ResearchComplete; this bounds a model that never
@@ -351,6 +369,7 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         update = {"supervisor_messages": answers, "pending_dispatch": []}
         done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
         if done or _turns_exhausted(iteration):
+            update.update(_final_gate(state))
             return Command(goto="__end__", update=update)
         return Command(goto="supervisor", update=update)
 

@@ -47,6 +47,12 @@ UNVERIFIED_BANNER = (
 )
 
 
+LIMITED_RESEARCH = (
+    "**Limited research:** research stopped at its limits before the evidence passed the "
+    "quality gate ({reason}); this report rests on what was found."
+)
+
+
 def unverified_banner(reason: str) -> str | None:
     """The warning an answer without verified citations opens with (None when verified)."""
     if reason == "no_sources":
@@ -124,6 +130,11 @@ def build_verify(deps: EngineDeps) -> Any:
         status, reason = verification.status, verification.reason
         if status == "verified" and grounded.claims and not grounded.supported_left:
             status, reason = "unverified", "no_supported_claims"
+        if state.get("route") != "quick" and state.get("gate_status") == "retry":
+            # Said at the top, as the banners are: what follows rests on thin evidence.
+            report = (
+                f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
+            )
         banner = unverified_banner(reason)
         if banner:
             # In the report itself, so every copy of it (file, screen, pipe) carries it.
@@ -137,6 +148,10 @@ def build_verify(deps: EngineDeps) -> Any:
             "mode": mode,
             "verification_status": status,
             "verification_reason": reason,
+            "quality_gate": {
+                "status": state.get("gate_status") or "none",
+                "reason": state.get("gate_reason"),
+            },
             "kept_citations": [entry.model_dump() for entry in kept],
             "removed_citations": [entry.model_dump() for entry in removed],
             "grounding": settings.grounding,
