@@ -16,6 +16,15 @@ if TYPE_CHECKING:
     from engine.events import ResearchUnitSummary, ToolCalled
 
 
+def latest_per_call(calls: list[ToolCalled]) -> list[ToolCalled]:
+    """One entry per call (its latest report: started, then succeeded or failed), in the
+    order the calls began; a call reported without an id stands alone."""
+    latest: dict[object, ToolCalled] = {}
+    for index, call in enumerate(calls):
+        latest[call.call_id or index] = call
+    return list(latest.values())
+
+
 class UnitDetailScreen(DetailScreen):
     def __init__(
         self,
@@ -52,10 +61,11 @@ class UnitDetailScreen(DetailScreen):
         yield field("Status", summary)
         if unit.failure_reason:
             yield Text.assemble(("Failure: ", "bold red"), unit.failure_reason)
-        yield heading(f"Tool calls ({len(self.calls)})")
-        if not self.calls:
+        calls = latest_per_call(self.calls)
+        yield heading(f"Tool calls ({len(calls)})")
+        if not calls:
             yield Text("No tool calls reported yet.", style="dim")
-        for call in self.calls:
+        for call in calls:
             line = Text.assemble((call.tool, "bold"), f" [{call.status}]")
             if call.duration_seconds is not None:
                 line.append(f" {format_duration(call.duration_seconds)}", style="dim")

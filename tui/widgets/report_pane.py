@@ -47,6 +47,7 @@ _WAITING = {
     "quick_research": "Quick research in progress: the answer appears here when it is verified.",
     "writing": "Writing the report…",
     "verifying": "Verifying every citation against the retrieved sources…",
+    "cancelled": "Stopped before a report was written: resume the session to go on.",
 }
 
 
