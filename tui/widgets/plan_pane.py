@@ -115,6 +115,7 @@ class PlanPane(Vertical, can_focus=True):
         self.outcome = outcome
         self._editor = None
         self._render_plan()
+        self._notice("")  # "Revised with your feedback" spoke of the review now closed
         self.refresh_bindings()
 
     def clear(self) -> None:

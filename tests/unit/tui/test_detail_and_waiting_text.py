@@ -37,3 +37,24 @@ async def test_the_report_pane_says_a_stopped_run_wrote_no_report() -> None:
         await pilot.pause()
         text = str(pane.query_one("#report-status", Static).render())
         assert "Stopped before a report was written" in text
+
+
+async def test_a_review_note_goes_when_the_review_ends() -> None:
+    from tests.pilot.fakes import sample_plan
+    from tui.widgets.plan_pane import PlanPane
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PlanPane()
+
+    async with Host().run_test() as pilot:
+        pane = pilot.app.query_one(PlanPane)
+        pane.show_plan(
+            sample_plan(), revision=2, reviewing=True, note="Revised with your feedback."
+        )
+        await pilot.pause()
+        notice = pane.query_one("#plan-notice", Static)
+        assert "Revised" in str(notice.render())
+        pane.end_review("approved")
+        await pilot.pause()
+        assert str(notice.render()).strip() == ""
