@@ -36,6 +36,7 @@ from engine.events import (
 )
 from engine.graph import build_graph
 from engine.logs import configure_logging, get_logger
+from engine.model_usage import tokens_used
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
@@ -88,13 +89,7 @@ class UsageTracker(BaseCallbackHandler):
 
     def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
         role = self.roles.pop(run_id, "")
-        spent_in = spent_out = 0
-        for generations in response.generations:
-            for generation in generations:
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if usage:
-                    spent_in += int(usage.get("input_tokens", 0))
-                    spent_out += int(usage.get("output_tokens", 0))
+        spent_in, spent_out = tokens_used(response)
         if not (spent_in or spent_out):
             return
         self.total_input += spent_in

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -24,6 +25,9 @@ from engine.events import (
     MetricRecorded,
     ModelCallProgress,
     ReportReady,
+    RunFailed,
+    RunFinished,
+    UsageUpdated,
     event_to_json,
     parse_event,
 )
@@ -56,6 +60,33 @@ async def logged(
                     log.write(event_to_json(event) + "\n")
                     log.flush()
                 yield event
+
+
+@dataclass
+class RunOutcome:
+    """How a run's events end: its status ("" when it neither finished nor failed), the
+    error, the last report, and the tokens every model call spent."""
+
+    status: str = ""
+    error: str = ""
+    report: ReportReady | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+def run_outcome(events: Iterable[Event]) -> RunOutcome:
+    outcome = RunOutcome()
+    for event in events:
+        if isinstance(event, ReportReady):
+            outcome.report = event
+        elif isinstance(event, RunFinished):
+            outcome.status = event.status
+        elif isinstance(event, RunFailed):
+            outcome.status, outcome.error = "failed", event.error
+        elif isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
+            outcome.input_tokens += event.input_tokens
+            outcome.output_tokens += event.output_tokens
+    return outcome
 
 
 def _end_cut_line(path: Path) -> None:

@@ -20,6 +20,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from engine.config import Settings
+from engine.model_usage import tokens_used
 
 _MAX_ATTRIBUTE_CHARS = 2_000
 _installed: Any = None  # a TracerProvider the embedding program chose
@@ -170,13 +171,7 @@ class SessionTrace(BaseCallbackHandler):
     def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
         span = self._spans.get(run_id)
         if span is not None:
-            spent_in = spent_out = 0
-            for generations in response.generations:
-                for generation in generations:
-                    message = getattr(generation, "message", None)
-                    usage = getattr(message, "usage_metadata", None) or {}
-                    spent_in += int(usage.get("input_tokens", 0))
-                    spent_out += int(usage.get("output_tokens", 0))
+            spent_in, spent_out = tokens_used(response)
             span.set_attribute("gen_ai.usage.input_tokens", spent_in)
             span.set_attribute("gen_ai.usage.output_tokens", spent_out)
         self._end(run_id)

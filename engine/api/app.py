@@ -25,11 +25,10 @@ from engine.api.limits import BodyLimit
 from engine.api.runs import Leg, SessionBusy, SessionRuns
 from engine.api.stream import session_events
 from engine.config import Settings
-from engine.events import ReportReady, RunFailed, RunFinished, UsageUpdated
 from engine.nodes.deps import EngineDeps
 from engine.schemas import PlanDecision
 from engine.sessions import get_session, list_sessions, load_report_event
-from engine.sessions_log import load_events
+from engine.sessions_log import load_events, run_outcome
 
 _log = logging.getLogger("deepresearch.api")
 SESSION_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,80}$", description="a session id")
@@ -259,22 +258,13 @@ def _accepted(session_id: str) -> dict[str, str]:
 
 def _outcome(settings: Settings, session_id: str) -> JSONResponse:
     """The finished session as JSON: status, report, citations, claims and token usage."""
-    events = load_events(settings, session_id) or []
-    usage = {"input_tokens": 0, "output_tokens": 0}
-    status, error = "interrupted", None
-    for event in events:
-        if isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
-            usage["input_tokens"] += event.input_tokens
-            usage["output_tokens"] += event.output_tokens
-        elif isinstance(event, RunFinished):
-            status = event.status
-        elif isinstance(event, RunFailed):
-            status, error = "failed", event.error
-    reports = [event for event in events if isinstance(event, ReportReady)]
-    found = reports[-1] if reports else load_report_event(settings, session_id)
+    outcome = run_outcome(load_events(settings, session_id) or [])
+    status = outcome.status or "interrupted"
+    usage = {"input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens}
+    found = outcome.report or load_report_event(settings, session_id)
     body: dict[str, Any] = {"session_id": session_id, "status": status, "usage": usage}
-    if error:
-        body["error"] = error
+    if outcome.error:
+        body["error"] = outcome.error
     if found is not None:
         body["report"] = found.model_dump(mode="json")
     return JSONResponse(body, status_code=502 if status == "failed" else 200)

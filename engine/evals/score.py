@@ -12,8 +12,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.evals.dataset import EvalQuestion
-from engine.events import Event, ReportReady, RunFailed, RunFinished, UsageUpdated
+from engine.events import Event
 from engine.grounding.claims import prose_line_count
+from engine.sessions_log import run_outcome
 
 
 @dataclass
@@ -62,19 +63,17 @@ def source_matches(expected: str, cited: str) -> bool:
 def score_session(
     question: EvalQuestion, events: list[Event], seconds: float, error: str = ""
 ) -> QuestionResult:
-    status = "no report"
-    report: ReportReady | None = None
-    result = QuestionResult(question.id, question.question, status, round(seconds, 3))
-    for event in events:
-        if isinstance(event, ReportReady):
-            report = event
-        elif isinstance(event, RunFinished):
-            result.status = event.status
-        elif isinstance(event, RunFailed):
-            result.status, result.error = "failed", event.error
-        elif isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
-            result.input_tokens += event.input_tokens
-            result.output_tokens += event.output_tokens
+    outcome = run_outcome(events)
+    result = QuestionResult(
+        question.id,
+        question.question,
+        outcome.status or "no report",
+        round(seconds, 3),
+        error=outcome.error,
+        input_tokens=outcome.input_tokens,
+        output_tokens=outcome.output_tokens,
+    )
+    report = outcome.report
     if error:
         result.status, result.error = "failed", error
     if report is not None:
