@@ -34,6 +34,12 @@ SessionStatus = Literal[
 ]
 
 
+def is_session_id(value: str) -> bool:
+    """Whether `value` can be a session id: letters, digits, '-' and '_', so it can name a
+    file of the data folder and never a path of its own."""
+    return bool(value) and value.replace("-", "").replace("_", "").isalnum()
+
+
 class SessionNotDeleted(Exception):
     """Why a session was left as it was, in words for the person who asked to delete it."""
 

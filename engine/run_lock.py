@@ -16,6 +16,7 @@ from pathlib import Path
 
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
+from engine.protocol import is_session_id
 
 try:
     import fcntl
@@ -29,7 +30,7 @@ _guard = threading.Lock()
 
 def lock_path(settings: Settings, session_id: str) -> Path | None:
     # A session id can come from the command line (`--resume`): never a path of its own.
-    if not session_id or not session_id.replace("-", "").replace("_", "").isalnum():
+    if not is_session_id(session_id):
         return None
     return settings.data_dir / LOCKS_DIR / f"{session_id}.lock"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engine.config import Settings
 from engine.events import ReportReady
-from engine.protocol import SessionInfo, SessionNotDeleted, SessionStatus
+from engine.protocol import SessionInfo, SessionNotDeleted, SessionStatus, is_session_id
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS deepresearch_sessions (
@@ -141,7 +141,7 @@ def get_session(settings: Settings, session_id: str) -> SessionInfo | None:
 
 
 def _report_file(settings: Settings, session_id: str) -> Path | None:
-    if not session_id.replace("-", "").replace("_", "").isalnum():
+    if not is_session_id(session_id):
         return None
     # The index names the latest report (follow-up questions each get their own file).
     info = get_session(settings, session_id)
@@ -220,7 +220,7 @@ async def adelete_session(settings: Settings, session_id: str) -> DeletedSession
     """
     from engine import run_lock
 
-    if not session_id or not session_id.replace("-", "").replace("_", "").isalnum():
+    if not is_session_id(session_id):
         raise SessionNotDeleted(f"no saved session {session_id!r}")
     if get_session(settings, session_id) is None:
         raise SessionNotDeleted(f"no saved session {session_id!r}")

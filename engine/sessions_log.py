@@ -31,14 +31,11 @@ from engine.events import (
     event_to_json,
     parse_event,
 )
+from engine.protocol import is_session_id
 
 EVENTS_DIR = "session-events"
 # Facts about timing and model liveness, not about the session: a reopened session needs none.
 _NOT_STORED = (MetricRecorded, ModelCallProgress)
-
-
-def _safe_id(session_id: str) -> bool:
-    return bool(session_id) and session_id.replace("-", "").replace("_", "").isalnum()
 
 
 def events_path(settings: Settings, session_id: str) -> Path:
@@ -110,7 +107,7 @@ def load_events(settings: Settings, session_id: str) -> list[Event] | None:
 
     A line that does not parse (a write cut short by a crash) is skipped, not fatal.
     """
-    if not _safe_id(session_id):
+    if not is_session_id(session_id):
         return None
     path = events_path(settings, session_id)
     if not path.is_file():

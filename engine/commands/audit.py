@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.config import load_settings
+from engine.protocol import is_session_id
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -118,14 +119,10 @@ def _shown(text: str) -> str:
     return one_line(text)
 
 
-def _safe_id(session_id: str) -> bool:
-    return bool(session_id) and session_id.replace("-", "").replace("_", "").isalnum()
-
-
 def resolve_session(sessions: list[SessionInfo], wanted: str) -> SessionInfo:
     """The session `wanted` names: an exact id, else the only id that starts with it."""
     shown = _shown(wanted)
-    if not wanted or not _safe_id(wanted):
+    if not wanted or not is_session_id(wanted):
         raise AuditError(f"no saved session {shown!r} (see deepresearch sessions)", EXIT_USAGE)
     exact = [info for info in sessions if info.session_id == wanted]
     if exact:
@@ -144,7 +141,7 @@ def resolve_session(sessions: list[SessionInfo], wanted: str) -> SessionInfo:
 
 def audit_files(settings: Settings, session_id: str) -> dict[int, Path]:
     """Every saved audit of a session, by question number (1 is the first question)."""
-    if not _safe_id(session_id):
+    if not is_session_id(session_id):
         return {}
     folder = settings.reports_dir
     found: dict[int, Path] = {}
