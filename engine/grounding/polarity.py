@@ -61,7 +61,8 @@ _OPPOSITE_WORDS = (
     ("before", "after"),
     ("upper", "lower"),
 )
-OPPOSITES = tuple((stem(one), stem(other)) for one, other in _OPPOSITE_WORDS)
+# Stemmed, pairs that fall together ("graceful"/"gracefully") are one pair.
+OPPOSITES = tuple(dict.fromkeys((stem(one), stem(other)) for one, other in _OPPOSITE_WORDS))
 # A claim clause is compared with the source clause holding this share of its words, and
 # at least this many of them: two shared words are too few to say two clauses are one.
 POLARITY_SHARE = 0.6
