@@ -136,6 +136,26 @@ class Settings(BaseModel):
     # and the rewrites with the errors fed back (1: no rewrite, for slow local models).
     writer_attempts: int = _count(4, minimum=1, maximum=4)
 
+    # Cost: prices in USD per million input/output tokens, per model name
+    # ("gpt-4.1-mini=0.40/1.60,gpt-4.1=2/8"); a model not listed, local or offline, costs 0.
+    model_prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
+    # Hard caps per session (0: none). Crossing one ends research and writes a partial report.
+    budget_tokens: int = _count(0, minimum=0, maximum=1_000_000_000)
+    budget_usd: float = Field(default=0.0, ge=0, le=1_000_000)
+    # Models that take over a call when its own model is down or its context is too small:
+    # ordered "model@base_url" entries (a bare "model" keeps the role's base URL). The
+    # role-specific lists win over the global one.
+    fallback_models: tuple[str, ...] = ()
+    orchestrator_fallback_models: tuple[str, ...] | None = None
+    researcher_fallback_models: tuple[str, ...] | None = None
+    planner_fallback_models: tuple[str, ...] | None = None
+    writer_fallback_models: tuple[str, ...] | None = None
+
+    # Evaluation: an LLM judge grades reports in `deepresearch eval` (off by default).
+    enable_online_evals: bool = False
+    eval_model: str | None = None
+    eval_base_url: str | None = None
+
     # Tracing: OpenTelemetry spans over OTLP/HTTP to this collector (unset: no tracing).
     otel_exporter_otlp_endpoint: str | None = None
     # Record prompts, questions and tool arguments in spans (off: only what ran, and how long).
@@ -151,6 +171,8 @@ class Settings(BaseModel):
         "planner_base_url",
         "writer_base_url",
         "exa_base_url",
+        "eval_model",
+        "eval_base_url",
         "search_provider",
         mode="before",
     )
@@ -193,6 +215,7 @@ class Settings(BaseModel):
         "planner_base_url",
         "writer_base_url",
         "exa_base_url",
+        "eval_base_url",
         "otel_exporter_otlp_endpoint",
     )
     @classmethod
@@ -226,6 +249,49 @@ class Settings(BaseModel):
             return tuple(hosts)
         return value
 
+    @field_validator("model_prices", mode="before")
+    @classmethod
+    def _parse_prices(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        prices: dict[str, tuple[float, float]] = {}
+        for entry in (item.strip() for item in value.split(",")):
+            if not entry:
+                continue
+            model, equals, pair = entry.rpartition("=")
+            given_in, slash, given_out = pair.partition("/")
+            try:
+                price_in, price_out = float(given_in), float(given_out)
+            except ValueError:
+                price_in = price_out = -1.0
+            if not (equals and slash and model.strip()) or min(price_in, price_out) < 0:
+                raise ValueError(f"{entry!r} is not model=input/output")
+            prices[model.strip()] = (price_in, price_out)
+        return prices
+
+    @field_validator(
+        "fallback_models",
+        "orchestrator_fallback_models",
+        "researcher_fallback_models",
+        "planner_fallback_models",
+        "writer_fallback_models",
+        mode="before",
+    )
+    @classmethod
+    def _split_fallbacks(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        entries = tuple(item.strip() for item in value.split(",") if item.strip())
+        for entry in entries:
+            model, at, base_url = entry.partition("@")
+            if not model.strip():
+                raise ValueError(f"{entry!r} names no model")
+            if at:
+                problem = base_url_problem(base_url.strip())
+                if problem is not None:
+                    raise ValueError(f"{entry!r}: {problem}")
+        return entries
+
     @field_validator("documents_path")
     @classmethod
     def _existing_folder(cls, value: Path | None) -> Path | None:
@@ -256,6 +322,25 @@ class Settings(BaseModel):
     def offline(self) -> bool:
         """True when the orchestrator is the built-in offline extractive model."""
         return self.role_model("orchestrator").offline
+
+    def price_of(self, model: str) -> tuple[float, float]:
+        """USD per million (input, output) tokens of a model; 0 when no price is set."""
+        return self.model_prices.get(model, (0.0, 0.0))
+
+    def fallbacks_for(self, role: Role) -> tuple[RoleModel, ...]:
+        """The models that take over a role's calls, in order, after its own."""
+        own = getattr(self, f"{role}_fallback_models")
+        entries = own if own is not None else self.fallback_models
+        primary = self.role_model(role)
+        chain: list[RoleModel] = []
+        for entry in entries:
+            model, at, base_url = entry.partition("@")
+            chain.append(
+                RoleModel(
+                    role, model.strip(), base_url.strip().rstrip("/") if at else primary.base_url
+                )
+            )
+        return tuple(chain)
 
     def role_model(self, role: Role) -> RoleModel:
         """The model and base URL for a role, falling back to the orchestrator's."""
@@ -301,12 +386,19 @@ _ALLOWED_HINTS: dict[str, str] = {
     "search_provider": "one of exa, local, none",
     "research_mode": "one of auto, quick, deep",
     "grounding": "one of strict, mark, off",
+    "model_prices": "comma-separated model=input/output USD per million tokens, "
+    "e.g. gpt-4.1-mini=0.40/1.60",
+    **{
+        f"{prefix}fallback_models": "comma-separated model@base_url entries, "
+        "e.g. llama3.1@http://localhost:11434/v1"
+        for prefix in ("", "orchestrator_", "researcher_", "planner_", "writer_")
+    },
     "model_tool_calling": "one of auto, native, prompted",
     "model_structured_output": "one of auto, json_schema, json_object, tool, text",
     "fetch_allowed_hosts": "comma-separated host or host:port entries, e.g. intranet.example:8080",
     **{
         f"{name}_base_url": "an http:// or https:// URL such as http://localhost:8000/v1"
-        for name in ("orchestrator", "researcher", "planner", "writer", "exa")
+        for name in ("orchestrator", "researcher", "planner", "writer", "exa", "eval")
     },
 }
 
