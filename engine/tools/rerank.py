@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.models.offline_text import stem
+from engine.models.offline.text import stem
 from engine.tools.extract import clip
 
 # The local index's BM25 stopwords: one list for both rankers.

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.config import SAMPLE_CORPUS, settings_from_mapping
 from engine.events import OFFLINE_NOTICE, EvidenceAdded, ResearchUnitUpdated, RuntimeProgress
-from engine.models.offline_passages import clean_markup
+from engine.models.offline.passages import clean_markup
 from engine.tools.local_index import LocalIndex
 from tests.e2e.harness import (
     assert_well_ordered,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.models.offline_plan import (
+from engine.models.offline.plan import (
     brief_for,
     needs_clarification,
     plan_for,

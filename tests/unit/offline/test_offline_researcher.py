@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 
 from engine.citations.extract import extract_cited_sentences
 from engine.models.offline import OfflineChatModel
-from engine.models.offline_research import topic_text
+from engine.models.offline.research import topic_text
 from engine.schemas import ResearchTrack
 from tests.unit.offline.offline_corpus import all_corpus_text, all_locators
 

@@ -6,9 +6,9 @@ import json
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from engine.models.offline_conversation import Conversation
-from engine.models.offline_plan import needs_clarification, plan_for
-from engine.models.offline_policy import structured_args
+from engine.models.offline.conversation import Conversation
+from engine.models.offline.plan import needs_clarification, plan_for
+from engine.models.offline.policy import structured_args
 from engine.prompts import CURRENT_PLAN_HEADING, PLAN_FEEDBACK
 from engine.schemas import ResearchPlan
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from engine.models.offline import OfflineChatModel
-from engine.models.offline_plan import plan_for
-from engine.models.offline_research import MAX_FOLLOW_UP_ROUNDS
+from engine.models.offline.plan import plan_for
+from engine.models.offline.research import MAX_FOLLOW_UP_ROUNDS
 from engine.prompt_blocks import format_plan
 from engine.schemas import ConductResearch, ResearchComplete
 

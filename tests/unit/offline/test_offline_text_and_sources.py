@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.models.offline_sources import (
+from engine.models.offline.sources import (
     SourcePool,
     parse_fetch_result,
     parse_search_results,
     parse_source_titles,
 )
-from engine.models.offline_text import (
+from engine.models.offline.text import (
     Candidate,
     quotable,
     rank_candidates,

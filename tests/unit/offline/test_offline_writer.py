@@ -12,8 +12,8 @@ from engine.citations.evidence import EvidenceRecord
 from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.models.offline import OfflineChatModel
-from engine.models.offline_conversation import Conversation
-from engine.models.offline_writer import write_report
+from engine.models.offline.conversation import Conversation
+from engine.models.offline.writer import write_report
 from engine.prompt_blocks import format_ledger, format_plan
 from engine.schemas import ResearchPlan, ResearchTrack
 from tests.unit.offline.offline_corpus import CORPUS

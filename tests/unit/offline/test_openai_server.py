@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
 from engine.models.offline import OfflineChatModel
-from engine.models.offline_research import topic_text
+from engine.models.offline.research import topic_text
 from engine.schemas import ConductResearch, ResearchComplete, ResearchPlan, ResearchTrack
 from tests.fixtures.openai_server import UNKNOWN_TOOL_NAME, OpenAIServer
 

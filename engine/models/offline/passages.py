@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.models.offline_text import split_sentences
+from engine.models.offline.text import split_sentences
 
 # A list marker inside flattened text: a dash, star or bullet between spaces, not a minus
 # or a multiplication (`16 * 1024`, `a - 1`).

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.models.offline_passages import LabelledSentence, labelled_sentences
-from engine.models.offline_sources import Source
-from engine.models.offline_text import Candidate, quotable, rank_candidates
+from engine.models.offline.passages import LabelledSentence, labelled_sentences
+from engine.models.offline.sources import Source
+from engine.models.offline.text import Candidate, quotable, rank_candidates
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The offline model's policy: which role it plays, decided from what it is given.
 
 `respond(messages, tools, structured=None)` is the whole decision, pure and deterministic. The
-chat model (engine/models/offline.py) and the OpenAI-compatible test server both call it, so a
+chat model (engine/models/offline/model.py) and the OpenAI-compatible test server both call it, so a
 run through `ChatOpenAI` and a run with the model in-process take the same steps.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from engine.models.offline_conversation import Conversation, ToolSpec, tool_specs
-from engine.models.offline_plan import (
+from engine.models.offline.conversation import Conversation, ToolSpec, tool_specs
+from engine.models.offline.plan import (
     brief_for,
     clarifying_question,
     needs_clarification,
@@ -22,11 +22,11 @@ from engine.models.offline_plan import (
     route_for,
     subject_of,
 )
-from engine.models.offline_reply import OfflineReply, make_calls
-from engine.models.offline_research import answer_from_tools, research_turn, supervisor_turn
-from engine.models.offline_revision import current_plan_in, feedback_in, revise_plan
-from engine.models.offline_text import quotable, split_sentences
-from engine.models.offline_writer import write_report
+from engine.models.offline.reply import OfflineReply, make_calls
+from engine.models.offline.research import answer_from_tools, research_turn, supervisor_turn
+from engine.models.offline.revision import current_plan_in, feedback_in, revise_plan
+from engine.models.offline.text import quotable, split_sentences
+from engine.models.offline.writer import write_report
 from engine.prompt_blocks import LEDGER_HEADER
 
 STRUCTURED_SCHEMAS = ("ClarifyWithUser", "ResearchBrief", "ResearchPlan", "RouteDecision")

@@ -1,7 +1,7 @@
 """The offline extractive model: a deterministic chat model that needs no network.
 
 It is not a language model and does not pretend to be one: it plays every role of the graph by
-rule (engine/models/offline_policy.py), and every sentence it writes outside headings and short
+rule (engine/models/offline/policy.py), and every sentence it writes outside headings and short
 labels is quoted from text a tool retrieved. It supports what the graph needs from a LangChain
 chat model: `bind_tools`, `with_structured_output` (function calling), `ainvoke`, streaming of
 text and tool-call chunks, and token usage (counted words).
@@ -25,10 +25,10 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
-from engine.models.offline_conversation import message_text
-from engine.models.offline_policy import respond, to_ai_message
-from engine.models.offline_reply import OfflineReply
-from engine.models.offline_text import count_words
+from engine.models.offline.conversation import message_text
+from engine.models.offline.policy import respond, to_ai_message
+from engine.models.offline.reply import OfflineReply
+from engine.models.offline.text import count_words
 
 OFFLINE_MODEL_NAME = "offline-extractive"
 _WORDS_PER_TEXT_CHUNK = 12

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.models.offline_conversation import Conversation
-from engine.models.offline_extract import CitationNumbers
-from engine.models.offline_reply import OfflineReply
-from engine.models.offline_sources import SourcePool, parse_source_titles
-from engine.models.offline_text import terms
+from engine.models.offline.conversation import Conversation
+from engine.models.offline.extract import CitationNumbers
+from engine.models.offline.reply import OfflineReply
+from engine.models.offline.sources import SourcePool, parse_source_titles
+from engine.models.offline.text import terms
 from engine.prompt_blocks import LedgerLine, parse_ledger, parse_plan_tracks
 from engine.schemas import ResearchTrack
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.models.offline_sources import parse_search_results
-from engine.models.offline_text import STOPWORDS, content_words, terms
+from engine.models.offline.sources import parse_search_results
+from engine.models.offline.text import STOPWORDS, content_words, terms
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./'-]*[A-Za-z0-9+#]|[A-Za-z0-9]")

@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.models.offline_conversation import dumps_args
+from engine.models.offline.conversation import dumps_args
 
 
 @dataclass(frozen=True)

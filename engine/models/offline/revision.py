@@ -15,8 +15,8 @@ import re
 
 from pydantic import ValidationError
 
-from engine.models.offline_plan import subject_of
-from engine.models.offline_text import terms
+from engine.models.offline.plan import subject_of
+from engine.models.offline.text import terms
 from engine.prompts import CURRENT_PLAN_HEADING
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan, ResearchTrack
 

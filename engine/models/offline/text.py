@@ -182,7 +182,7 @@ def rank_candidates(
     Ties break on (source order, position), so the choice is stable across runs. When the
     per-source cap leaves fewer than `limit` sentences, the cap is lifted for the remainder.
     """
-    from engine.models.offline_facts import fact_factor, fact_kinds
+    from engine.models.offline.facts import fact_factor, fact_kinds
 
     query_terms = terms(query)
     kinds = fact_kinds(query)

@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.models.offline_conversation import Conversation, ToolSpec
-from engine.models.offline_extract import answer_text, best_quotes, notes_text
-from engine.models.offline_plan import subject_of
-from engine.models.offline_reply import OfflineReply, make_calls
-from engine.models.offline_sources import SourcePool
-from engine.models.offline_text import content_words, score, terms
+from engine.models.offline.conversation import Conversation, ToolSpec
+from engine.models.offline.extract import answer_text, best_quotes, notes_text
+from engine.models.offline.plan import subject_of
+from engine.models.offline.reply import OfflineReply, make_calls
+from engine.models.offline.sources import SourcePool
+from engine.models.offline.text import content_words, score, terms
 from engine.prompt_blocks import parse_plan_tracks
 from engine.schemas import ResearchTrack
 
