@@ -4,6 +4,11 @@ Writes one JSON file per question and `summary.json` to `--out` (default: a new 
 `DATA_DIR/evals/`), prints a summary table, and exits 1 when `--baseline` (an earlier
 summary.json) shows a regression. `--export-drb FILE` writes the reports as
 `{"id", "prompt", "article"}` lines, the input DeepResearch Bench's RACE and FACT scorers read.
+
+With `ENABLE_ONLINE_EVALS=true` a judge model (`EVAL_MODEL` at `EVAL_BASE_URL`, else the
+writer's) grades each report on comprehensiveness, insight, instruction following and
+readability (engine/evals/judge.py); off, nothing of the judge is imported. A judge that
+cannot be asked (the offline model, OpenAI without a key) stops the eval before it starts.
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ def register(subparsers: Any) -> None:
         help="run a dataset of questions and score the answers",
         description="Run each question of DATASET.jsonl as a session (plan approved as "
         "proposed) and score it: facts found, the right page cited, citations kept and "
-        "removed, unsupported claims, latency, tokens. Exit codes: 0 done, 1 a regression "
-        "against --baseline, 2 bad arguments or dataset.",
+        "removed, unsupported claims, latency, tokens; with ENABLE_ONLINE_EVALS=true, a judge "
+        "model's grades (EVAL_MODEL, EVAL_BASE_URL). Exit codes: 0 done, 1 a regression "
+        "against --baseline, 2 bad arguments, dataset or judge settings.",
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET.jsonl")
     parser.add_argument("--mode", choices=("quick", "deep", "auto"), default="quick")
@@ -53,10 +59,44 @@ def evaluate(args: argparse.Namespace, *, deps: Any = None) -> int:
         print("deepresearch eval: --concurrency must be at least 1", file=sys.stderr)
         return 2
     settings = load_settings()
+    problem = _judge_problem(settings)
+    if problem:
+        print(f"deepresearch eval: {problem}", file=sys.stderr)
+        return 2
+    if not settings.enable_online_evals and (settings.eval_model or settings.eval_base_url):
+        print(
+            "deepresearch eval: EVAL_MODEL/EVAL_BASE_URL are set but ENABLE_ONLINE_EVALS is "
+            "not true: the reports are not judged",
+            file=sys.stderr,
+        )
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     out = args.out or settings.data_dir / "evals" / stamp
     out.mkdir(parents=True, exist_ok=True)
     return asyncio.run(_evaluate(settings, args, questions, out, baseline, deps))
+
+
+def _judge_problem(settings: Any) -> str:
+    """Why the judge that is switched on cannot be asked ("" when it can, or is off)."""
+    if not settings.enable_online_evals:
+        return ""
+    from engine.evals.judge import JudgeSetupError, judge_target
+
+    try:
+        judge_target(settings)
+    except JudgeSetupError as exc:
+        return str(exc)
+    return ""
+
+
+def _judge_marks(judge: dict[str, Any] | None) -> str:
+    """The progress line's note of the judge's grades."""
+    if judge is None:
+        return ""
+    scores = judge.get("scores") or {}
+    if judge.get("status") in ("graded", "partial"):
+        shown = "/".join("-" if value is None else str(value) for value in scores.values())
+        return f" judge {shown} ({judge.get('seconds', 0):.0f} s)"
+    return f" judge {judge.get('status')}: {one_line(str(judge.get('error', '')))[:160]}"
 
 
 def _read_baseline(path: Path) -> dict[str, Any]:
@@ -99,22 +139,41 @@ async def _evaluate(
                 f" facts {result.facts_found}/{result.facts_expected}"
                 f" source {'yes' if result.right_source else 'no'}"
             )
+        judged = _judge_marks(result.judge)
         print(
-            f"[{done}/{len(questions)}] {result.id} {result.status}{marks} {result.seconds:.1f} s",
+            f"[{done}/{len(questions)}] {result.id} {result.status}{marks} "
+            f"{result.seconds:.1f} s{judged}",
             file=sys.stderr,
             flush=True,
         )
 
-    results = await run_questions(
-        settings,
-        questions,
-        mode=args.mode,
-        concurrency=args.concurrency,
-        on_result=progress,
-        deps=deps,
-    )
+    judge = None
+    if settings.enable_online_evals:
+        from engine.evals.judge import Judge
+
+        judge = Judge(settings)
+        print(
+            f"judge: {judge.target.model} at {judge.target.endpoint} grades each report",
+            file=sys.stderr,
+        )
+    try:
+        results = await run_questions(
+            settings,
+            questions,
+            mode=args.mode,
+            concurrency=args.concurrency,
+            on_result=progress,
+            deps=deps,
+            judge=judge.grade_result if judge is not None else None,
+        )
+    finally:
+        if judge is not None:
+            await judge.aclose()
     summary = summarize(results)
-    record = {"dataset": str(args.dataset), "mode": args.mode, "summary": summary}
+    record: dict[str, Any] = {"dataset": str(args.dataset), "mode": args.mode}
+    if judge is not None:
+        record["judge"] = {"model": judge.target.model, "endpoint": judge.target.endpoint}
+    record["summary"] = summary
     (out / "summary.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
     if args.export_drb:
         lines = [
@@ -124,7 +183,7 @@ async def _evaluate(
         args.export_drb.write_text("\n".join(lines) + "\n", encoding="utf-8")
     width = max(len(name) for name in summary)
     for name, value in summary.items():
-        print(f"{name.ljust(width)}  {value}")
+        print(f"{name.ljust(width)}  {'n/a' if value is None else value}")
     print(f"results: {one_line(str(out))}", file=sys.stderr)
     if baseline is not None:
         found = regressions(summary, baseline)

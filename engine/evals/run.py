@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from engine.config import ResearchMode, Settings
 from engine.evals.dataset import EvalQuestion
@@ -22,8 +22,13 @@ async def run_questions(
     concurrency: int,
     on_result: Callable[[QuestionResult], None],
     deps: EngineDeps | None = None,
+    judge: Callable[[EvalQuestion, QuestionResult], Awaitable[None]] | None = None,
 ) -> list[QuestionResult]:
-    """Every question's result, in the dataset's order; `on_result` as each one ends."""
+    """Every question's result, in the dataset's order; `on_result` as each one ends.
+
+    `judge`, when given, grades each scored result in place before `on_result` sees it (its
+    time is its own, not the session's latency).
+    """
     from engine.runner import drive, open_engine
 
     results: dict[str, QuestionResult] = {}
@@ -46,6 +51,8 @@ async def run_questions(
                 except Exception as exc:  # one failing question never stops the others
                     error = sanitize_run_error(exc)
                 result = score_session(question, events, time.perf_counter() - started, error)
+                if judge is not None:
+                    await judge(question, result)
                 results[question.id] = result
                 on_result(result)
 

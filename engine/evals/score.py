@@ -1,7 +1,9 @@
 """One question's session scored: the facts in the answer, the page cited, what it cost.
 
 And the summary of a whole run: completed, fact recall, right-source rate, citations kept and
-removed, unsupported-claim rate, latency p50/p95, tokens.
+removed, unsupported-claim rate, latency p50/p95, tokens; and, when the LLM judge ran, the
+mean of each of its dimensions. The judge's grades are read from each result's `judge`
+record as plain data, so nothing of the judge is imported here.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class QuestionResult:
     unsupported_claims: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    # The LLM judge's grades (engine/evals/judge.py), when ENABLE_ONLINE_EVALS is on.
+    judge: dict[str, Any] | None = None
 
     @property
     def correct(self) -> bool:
@@ -43,7 +47,10 @@ class QuestionResult:
         return self.scored and self.facts_found == self.facts_expected and self.right_source
 
     def as_json(self) -> dict[str, Any]:
-        return {**asdict(self), "correct": self.correct}
+        data = {**asdict(self), "correct": self.correct}
+        if self.judge is None:  # the judge was off: the record says nothing of it
+            del data["judge"]
+        return data
 
 
 def _prose(report: str) -> str:
@@ -109,7 +116,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
     def rate(count: int, of: int) -> float:
         return round(count / of, 3) if of else 0.0
 
-    return {
+    summary: dict[str, Any] = {
         "questions": len(results),
         "completed": rate(sum(r.status == "completed" for r in results), len(results)),
         "fact_recall": rate(
@@ -125,6 +132,35 @@ def summarize(results: list[QuestionResult]) -> dict[str, Any]:
         "input_tokens": sum(r.input_tokens for r in results),
         "output_tokens": sum(r.output_tokens for r in results),
     }
+    summary.update(judge_summary(results))
+    return summary
+
+
+def judge_summary(results: list[QuestionResult]) -> dict[str, Any]:
+    """The judge's part of the summary: how many reports it graded and failed on, and the
+    mean score of each dimension over the reports it scored (empty when it did not run)."""
+    records = [r.judge for r in results if r.judge is not None]
+    if not records:
+        return {}
+    asked = [record for record in records if record.get("status") != "skipped"]
+    summary: dict[str, Any] = {
+        "judge_graded": sum(record.get("status") == "graded" for record in asked),
+        "judge_failed": sum(record.get("status") in ("partial", "failed") for record in asked),
+    }
+    dimensions: list[str] = []
+    for record in asked:
+        dimensions += [name for name in record.get("scores") or {} if name not in dimensions]
+    for name in dimensions:
+        scores = [
+            record["scores"][name]
+            for record in asked
+            if isinstance((record.get("scores") or {}).get(name), int | float)
+        ]
+        summary[f"judge_{name}"] = round(statistics.fmean(scores), 2) if scores else None
+    summary["judge_seconds"] = round(sum(float(r.get("seconds") or 0) for r in asked), 1)
+    summary["judge_input_tokens"] = sum(int(r.get("input_tokens") or 0) for r in asked)
+    summary["judge_output_tokens"] = sum(int(r.get("output_tokens") or 0) for r in asked)
+    return summary
 
 
 # Higher is better for these; a drop beyond the tolerance against a baseline is a regression.
