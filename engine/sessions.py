@@ -214,7 +214,8 @@ async def adelete_session(settings: Settings, session_id: str) -> DeletedSession
     """Remove everything stored for a session: its checkpoints (the LangGraph thread, in
     whichever store CHECKPOINT_URL selects), its event log, its reports and audits, and last
     its row in the index, so a deletion cut short can be asked for again. A session some
-    live process is running is refused with `SessionNotDeleted`.
+    live process is running, or another live process has open (the app showing it paused at
+    plan review, say), is refused with `SessionNotDeleted`, which says why.
 
     Copies the person exported are theirs and stay where they were written.
     """
@@ -222,13 +223,35 @@ async def adelete_session(settings: Settings, session_id: str) -> DeletedSession
 
     if not is_session_id(session_id):
         raise SessionNotDeleted(f"no saved session {session_id!r}")
-    if get_session(settings, session_id) is None:
+    info = get_session(settings, session_id)
+    if info is None:
         raise SessionNotDeleted(f"no saved session {session_id!r}")
     if run_lock.is_alive(settings, session_id):
         raise SessionNotDeleted(
             f"session {session_id} is running; cancel the run (ctrl+x in the app, ctrl+c for "
             "deepresearch run) and delete it when it has stopped"
         )
+    try:
+        # Held while deleting: no other process opens the session half-deleted.
+        with run_lock.claim_for_deletion(settings, session_id):
+            return await _delete_stored(settings, session_id)
+    except run_lock.OpenElsewhere as held:
+        waiting = _WAITING.get(info.status, "")
+        process = f" (process {held.pid})" if held.pid else ""
+        raise SessionNotDeleted(
+            f"session {session_id} is open in another deepresearch app{process}"
+            f"{waiting}; close it there (ctrl+n for a new session, or quit) and delete it then"
+        ) from None
+
+
+# What a session open elsewhere is doing, by its status, in the refusal's words.
+_WAITING = {
+    "awaiting_plan_review": ", waiting for its plan to be reviewed",
+    "awaiting_clarification": ", waiting for the answer to its clarifying question",
+}
+
+
+async def _delete_stored(settings: Settings, session_id: str) -> DeletedSession:
     checkpoints = await _delete_checkpoints(settings, session_id)
     files = tuple(_session_files(settings, session_id))
     for path in files:

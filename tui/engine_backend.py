@@ -71,13 +71,19 @@ class EngineBackend:
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
+        from engine import run_lock
         from engine.preflight import require_working_search
         from engine.runner import open_session
 
         # A search provider that cannot work stops here, naming the variable, not mid-run.
         require_working_search(self.settings)
         async with open_session(self.settings, session_id) as session:
-            yield session
+            # Open here (paused at plan review, say): no other process may delete it meanwhile.
+            run_lock.hold_open(self.settings, session.session_id)
+            try:
+                yield session
+            finally:
+                run_lock.release_open(self.settings, session.session_id)
 
     async def list_sessions(self) -> list[SessionInfo]:
         from engine.sessions import list_sessions
