@@ -244,3 +244,35 @@ def test_with_the_judge_off_its_modules_are_never_imported(eval_env: Path) -> No
         check=False,
     )
     assert "LOADED 0 []" in done.stdout, done.stdout + done.stderr
+
+
+async def test_a_report_too_long_for_the_window_is_cut_keeping_question_and_ask(
+    tmp_path: Path,
+) -> None:
+    from engine.config import settings_from_mapping
+    from engine.evals.judge import Judge
+    from engine.models.compat.context_fit import CUT_MARKER
+
+    question = "What is the default maxsize of functools.lru_cache?"
+    report = "\n".join(f"Sentence {i} of a very long report about caches [1]." for i in range(900))
+    with ScriptedOpenAIServer(small_model({question: "q01"})) as llm:
+        settings = settings_from_mapping(
+            {
+                "EVAL_MODEL": "small-judge",
+                "EVAL_BASE_URL": llm.base_url,
+                "MODEL_MAX_INPUT_TOKENS": "4000",
+                "DATA_DIR": str(tmp_path),
+            }
+        )
+        judge = Judge(settings)
+        record = await judge.grade(question, report)
+        await judge.aclose()
+        body = next(b for b in llm.requests if JUDGE_PROMPT in json.dumps(b["messages"][:1]))
+    assert record["status"] == "graded"
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    assert "Rubric:" in system  # the rubric is never cut
+    assert CUT_MARKER.strip() in user and len(user) < len(report)
+    assert user.startswith(f"Question:\n{question}")
+    assert user.rstrip().endswith("readability.")
+    # The reply's cap leaves the prompt its room: at most a quarter of the window.
+    assert body["max_tokens"] <= 1000
