@@ -133,12 +133,43 @@ class MetricRecorded(_Event):
 
 
 class UsageUpdated(_Event):
+    """One model call's tokens and cost, and the session's totals so far (every leg)."""
+
     type: Literal["usage_updated"] = "usage_updated"
     role: str = ""
+    model: str = ""
     input_tokens: int = 0
     output_tokens: int = 0
+    cost_usd: float = 0.0
     total_input_tokens: int = 0
     total_output_tokens: int = 0
+    total_cost_usd: float = 0.0
+    # The session's caps (0: none), so a consumer can show spend against them.
+    budget_tokens: int = 0
+    budget_usd: float = 0.0
+
+
+class BudgetReached(_Event):
+    """Research stopped because its next step would cross a cap; the report will be partial."""
+
+    type: Literal["budget_reached"] = "budget_reached"
+    spent_tokens: int
+    spent_usd: float
+    budget_tokens: int = 0
+    budget_usd: float = 0.0
+    detail: str = ""
+
+
+class ModelSwitched(_Event):
+    """A call went to the next fallback model because its own model failed."""
+
+    type: Literal["model_switched"] = "model_switched"
+    role: str
+    from_model: str
+    from_endpoint: str
+    to_model: str
+    to_endpoint: str
+    reason: str
 
 
 class ModelCallProgress(_Event):
@@ -192,7 +223,9 @@ class ReportReviewed(_Event):
     # clean: nothing found, the draft stands; revising: the writer rewrites it now;
     # revision_failed: the writer could not; revision_rejected: the critic found the
     # revision worse than the draft. In both, the draft stands.
-    outcome: Literal["clean", "revising", "revision_failed", "revision_rejected"] = "clean"
+    outcome: Literal[
+        "clean", "revising", "revision_failed", "revision_rejected", "budget_reached"
+    ] = "clean"
 
 
 class ReportReady(_Event):
@@ -221,7 +254,8 @@ class RunFailed(_Event):
 class RunFinished(_Event):
     type: Literal["run_finished"] = "run_finished"
     session_id: str
-    status: Literal["completed", "cancelled"] = "completed"
+    # partial: the report was written early, when the session's budget was reached.
+    status: Literal["completed", "partial", "cancelled"] = "completed"
 
 
 Event = Annotated[
@@ -236,6 +270,8 @@ Event = Annotated[
     | EvidenceAdded
     | MetricRecorded
     | UsageUpdated
+    | BudgetReached
+    | ModelSwitched
     | ModelCallProgress
     | ReportReviewed
     | ReportReady
@@ -256,6 +292,8 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     EvidenceAdded,
     MetricRecorded,
     UsageUpdated,
+    BudgetReached,
+    ModelSwitched,
     ModelCallProgress,
     ReportReviewed,
     ReportReady,

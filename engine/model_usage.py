@@ -15,3 +15,17 @@ def tokens_used(response: LLMResult) -> tuple[int, int]:
                 spent_in += int(usage.get("input_tokens", 0))
                 spent_out += int(usage.get("output_tokens", 0))
     return spent_in, spent_out
+
+
+# Where a reply names the model that answered it (a fallback's name, not the role's).
+ANSWERED_BY = "answered_by"
+
+
+def answering_model(response: LLMResult) -> str | None:
+    """The configured name of the model that answered, when a fallback did."""
+    for generations in response.generations:
+        for generation in generations:
+            metadata = getattr(getattr(generation, "message", None), "response_metadata", None)
+            if metadata and metadata.get(ANSWERED_BY):
+                return str(metadata[ANSWERED_BY])
+    return None

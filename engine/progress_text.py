@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.events import ModelCallProgress, ReportReviewed
+from engine.events import ModelCallProgress, ReportReviewed, UsageUpdated
 
 
 def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str | None:
@@ -39,8 +39,32 @@ def describe_review(event: ReportReviewed) -> str:
         "revising": "revising",
         "revision_failed": "the revision failed; the draft stands",
         "revision_rejected": "the revision was worse; the draft stands",
+        "budget_reached": "no revision within the budget; the draft stands",
     }[event.outcome]
     return f"review {event.round}/{event.max_rounds}: {summary}; {outcome}"
+
+
+def format_usd(amount: float) -> str:
+    """Dollars as a person reads them: cents, or fractions of a cent for small sums."""
+    if amount == 0:
+        return "$0"
+    return f"${amount:.4f}" if amount < 0.01 else f"${amount:.2f}"
+
+
+def _short_count(count: int) -> str:
+    return f"{count / 1000:.1f}k" if count >= 1000 else str(count)
+
+
+def describe_spend(usage: UsageUpdated) -> str:
+    """ " · $0.12 of $0.50 · 12.3k of 20.0k tokens": cost when priced, spend against caps."""
+    parts = []
+    if usage.total_cost_usd or usage.budget_usd:
+        cost = format_usd(usage.total_cost_usd)
+        parts.append(f"{cost} of {format_usd(usage.budget_usd)}" if usage.budget_usd else cost)
+    if usage.budget_tokens:
+        spent = usage.total_input_tokens + usage.total_output_tokens
+        parts.append(f"{_short_count(spent)} of {_short_count(usage.budget_tokens)} tokens")
+    return "".join(f" · {part}" for part in parts)
 
 
 TITLE_WIDTH = 80

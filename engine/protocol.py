@@ -29,6 +29,7 @@ SessionStatus = Literal[
     "running",
     "interrupted",
     "completed",
+    "partial",
     "failed",
     "cancelled",
 ]

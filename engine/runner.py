@@ -21,6 +21,7 @@ from typing import Any, Literal
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
+from engine.budget import Caps, Meter, metering
 from engine.config import ResearchMode, Settings, SettingsError
 from engine.events import (
     ClarificationRequested,
@@ -36,14 +37,14 @@ from engine.events import (
 )
 from engine.graph import build_graph
 from engine.logs import configure_logging, get_logger
-from engine.model_usage import tokens_used
+from engine.model_usage import answering_model, tokens_used
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
 from engine.protocol import PROCEED_ON_LIKELY_READING, SessionStatus
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import record_session
-from engine.sessions_log import logged
+from engine.sessions_log import logged, stored_spend
 from engine.tracing import session_tracer
 from engine.unit_tracker import UnitTracker
 
@@ -65,15 +66,14 @@ def new_session_id() -> str:
 
 
 class UsageTracker(BaseCallbackHandler):
-    """Collects token usage of every model call in the run, by graph role."""
+    """Counts every model call of the run by graph role into the session's meter."""
 
     run_inline = True
 
-    def __init__(self) -> None:
-        self.roles: dict[Any, str] = {}
+    def __init__(self, meter: Meter | None = None) -> None:
+        self.meter = meter or Meter(Caps(), lambda _model: (0.0, 0.0))
+        self.roles: dict[Any, tuple[str, str]] = {}
         self.pending: list[UsageUpdated] = []
-        self.total_input = 0
-        self.total_output = 0
 
     def on_chat_model_start(
         self, serialized: Any, messages: Any, *, run_id: Any, **kw: Any
@@ -85,22 +85,31 @@ class UsageTracker(BaseCallbackHandler):
             role = "researcher"
         else:
             role = _ROLE_BY_NODE.get(node, "researcher" if node == "model" else "orchestrator")
-        self.roles[run_id] = role
+        params = kw.get("invocation_params") or {}
+        model = params.get("model_name") or metadata.get("ls_model_name") or ""
+        self.roles[run_id] = (role, str(model))
 
     def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
-        role = self.roles.pop(run_id, "")
+        role, model = self.roles.pop(run_id, ("", ""))
         spent_in, spent_out = tokens_used(response)
         if not (spent_in or spent_out):
             return
-        self.total_input += spent_in
-        self.total_output += spent_out
+        # A fallback model that answered is priced as itself.
+        model = answering_model(response) or model
+        cost = self.meter.record(role, model, spent_in, spent_out)
+        spent, caps = self.meter.spent, self.meter.caps
         self.pending.append(
             UsageUpdated(
                 role=role,
+                model=model,
                 input_tokens=spent_in,
                 output_tokens=spent_out,
-                total_input_tokens=self.total_input,
-                total_output_tokens=self.total_output,
+                cost_usd=round(cost, 6),
+                total_input_tokens=spent.input_tokens,
+                total_output_tokens=spent.output_tokens,
+                total_cost_usd=round(spent.cost_usd, 6),
+                budget_tokens=caps.tokens,
+                budget_usd=caps.usd,
             )
         )
 
@@ -157,6 +166,8 @@ class ResearchSession:
         self._question = ""
         self._mode: ResearchMode = settings.research_mode
         self.last_report: ReportReady | None = None
+        # The session's caps: the settings', or raised for this session (`--budget-usd`).
+        self.caps = Caps(tokens=settings.budget_tokens, usd=settings.budget_usd)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -183,7 +194,7 @@ class ResearchSession:
         # Every door's events are stored, so any session reopens whole from typed data.
         return logged(self.settings, self.session_id, stream)
 
-    async def _start(self, question: str, mode: ResearchMode) -> AsyncIterator[Event]:
+    async def _start(self, question: str, mode: ResearchMode) -> AsyncGenerator[Event, None]:
         from langchain_core.messages import HumanMessage
 
         self._question, self._mode = question, mode
@@ -213,6 +224,11 @@ class ResearchSession:
             for event in await self._announce_pause(snapshot.interrupts):
                 yield event
             return
+        if not snapshot.next and values.get("status") == "partial":
+            async with contextlib.aclosing(self._continue_partial(values)) as stream:
+                async for event in stream:
+                    yield event
+            return
         if not snapshot.next:
             if values.get("verified_report"):
                 self.last_report = report_ready_event(values)
@@ -220,6 +236,47 @@ class ResearchSession:
             for event in await self._finish(values):
                 yield event
             return
+        async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
+            async for event in stream:
+                yield event
+
+    async def _continue_partial(self, values: dict[str, Any]) -> AsyncGenerator[Event, None]:
+        """Research a partial session further, if its caps now leave room; else say so.
+
+        Deep research picks up the supervisor's conversation and the evidence so far; a quick
+        question is asked again. The partial report stays saved beside the new one.
+        """
+        from langchain_core.messages import HumanMessage
+
+        spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
+        meter = Meter(self.caps, self.settings.price_of, spent)
+        if meter.research_must_stop():
+            if values.get("verified_report"):
+                self.last_report = report_ready_event(values)
+                yield self.last_report
+            yield PhaseChanged(
+                phase="done",
+                detail=f"the budget is still reached ({meter.summary() or 'no cap'}); "
+                "raise it with --budget-tokens or --budget-usd to continue",
+            )
+            yield RunFinished(session_id=self.session_id, status="partial")
+            return
+        if values.get("route") == "quick":
+            async with contextlib.aclosing(self._start(self._question, "quick")) as stream:
+                async for event in stream:
+                    yield event
+            return
+        carry_on = HumanMessage(
+            "The research budget was raised. Continue: dispatch research on what the "
+            "evidence still lacks, then call ResearchComplete."
+        )
+        update = {
+            "supervisor_messages": [*(values.get("supervisor_messages") or []), carry_on],
+            "budget_stop": None,
+            "status": "running",
+        }
+        # As if scoping just ended: the approved plan leads straight back to the supervisor.
+        await self.graph.aupdate_state(self.config, update, as_node="scope_intake")
         async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
             async for event in stream:
                 yield event
@@ -298,7 +355,9 @@ class ResearchSession:
         to be collected.
         """
         self._cancelled = False
-        tracker = UsageTracker()
+        spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
+        meter = Meter(self.caps, self.settings.price_of, spent)
+        tracker = UsageTracker(meter)
         trace = session_tracer(self.settings, self.session_id, self._question)
         config = {**self.config, "callbacks": [tracker] if trace is None else [tracker, trace]}
         outcome = "interrupted"
@@ -306,13 +365,15 @@ class ResearchSession:
 
         async def produce() -> None:
             try:
-                async for _namespace, mode, data in self.graph.astream(
-                    graph_input, config, stream_mode=["updates", "custom"], subgraphs=True
-                ):
-                    if mode == "custom" and isinstance(data, _Event):
-                        await queue.put(("event", data))
-                    for usage in tracker.drain():
-                        await queue.put(("event", usage))
+                # Every task the graph starts inherits this leg's meter.
+                with metering(meter):
+                    async for _namespace, mode, data in self.graph.astream(
+                        graph_input, config, stream_mode=["updates", "custom"], subgraphs=True
+                    ):
+                        if mode == "custom" and isinstance(data, _Event):
+                            await queue.put(("event", data))
+                        for usage in tracker.drain():
+                            await queue.put(("event", usage))
                 await queue.put(("done", None))
             except asyncio.CancelledError:
                 await queue.put(("cancelled", None))
@@ -398,10 +459,13 @@ class ResearchSession:
                 PhaseChanged(phase="cancelled", detail="the plan was cancelled"),
                 RunFinished(session_id=self.session_id, status="cancelled"),
             ]
-        await self._record(status="completed", report_path=values.get("report_path"))
+        status: Literal["completed", "partial"] = (
+            "partial" if values.get("status") == "partial" else "completed"
+        )
+        await self._record(status=status, report_path=values.get("report_path"))
         return [
             PhaseChanged(phase="done"),
-            RunFinished(session_id=self.session_id, status="completed"),
+            RunFinished(session_id=self.session_id, status=status),
         ]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.budget import Spend
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
 from engine.events import (
@@ -69,6 +70,20 @@ class RunOutcome:
     report: ReportReady | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+def spend_of(events: Iterable[Event]) -> Spend:
+    """What a session's model calls spent, per role, as its stored events record it."""
+    spend = Spend()
+    for event in events:
+        if isinstance(event, UsageUpdated):
+            spend.add(event.role, event.input_tokens, event.output_tokens, event.cost_usd)
+    return spend
+
+
+def stored_spend(settings: Settings, session_id: str) -> Spend:
+    return spend_of(load_events(settings, session_id) or [])
 
 
 def run_outcome(events: Iterable[Event]) -> RunOutcome:
@@ -83,6 +98,7 @@ def run_outcome(events: Iterable[Event]) -> RunOutcome:
         elif isinstance(event, UsageUpdated):  # each call's own: totals restart every leg
             outcome.input_tokens += event.input_tokens
             outcome.output_tokens += event.output_tokens
+            outcome.cost_usd += event.cost_usd
     return outcome
 
 

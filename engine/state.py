@@ -60,6 +60,8 @@ class ResearchState(TypedDict, total=False):
     audit_path: str | None
     gate_status: str
     gate_reason: str | None
+    # Why research stopped early ("budget reached (…)"): the report is partial.
+    budget_stop: str | None
     status: str
 
 
@@ -82,6 +84,7 @@ class SupervisorState(TypedDict, total=False):
     records_at_last_gate: int
     gate_status: str
     gate_reason: str | None
+    budget_stop: str | None
     pending_dispatch: list[dict[str, Any]]
 
 
@@ -96,6 +99,7 @@ class SupervisorOutput(TypedDict, total=False):
     research_units: dict[str, dict[str, Any]]
     gate_status: str
     gate_reason: str | None
+    budget_stop: str | None
 
 
 class UnitInput(TypedDict):

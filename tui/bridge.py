@@ -20,11 +20,13 @@ from textual.message_pump import MessagePump
 
 from engine.citations.evidence import EvidenceRecord
 from engine.events import (
+    BudgetReached,
     ClarificationRequested,
     Event,
     EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
+    ModelSwitched,
     PhaseChanged,
     PlanProposed,
     ReportReady,
@@ -284,6 +286,18 @@ class EventBridge:
                 return UsageChanged(event)
             case ModelCallProgress():
                 return ModelCallUpdated(event)
+            case ModelSwitched():
+                # Said where the model call's progress is: which model now answers, and why.
+                detail = (
+                    f"{event.from_model} {event.reason}; {event.to_model} at "
+                    f"{event.to_endpoint} takes over"
+                )
+                switched = ModelCallProgress(
+                    role=event.role, endpoint=event.to_endpoint, state="retrying", detail=detail
+                )
+                return ModelCallUpdated(switched)
+            case BudgetReached():
+                return PhaseUpdated(PhaseChanged(phase="researching", detail=event.detail))
             case SessionStarted():
                 return SessionBegan(event)
             case PhaseChanged():

@@ -28,6 +28,7 @@ SESSION_STATUSES = {
     "running": "running",
     "interrupted": "interrupted",
     "completed": "completed",
+    "partial": "partial (budget reached)",
     "failed": "failed",
     "cancelled": "cancelled",
 }

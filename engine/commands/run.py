@@ -30,6 +30,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_NEEDS_INPUT = 3
 EXIT_UNVERIFIED = 4
+EXIT_PARTIAL = 5
 
 
 def register(subparsers: Any) -> None:
@@ -39,7 +40,9 @@ def register(subparsers: Any) -> None:
         description="Run a research session without the app. Exit codes: 0 report written, "
         "1 run failed or cancelled, 2 bad arguments, 3 the session needs an answer "
         "(resume it with --resume SESSION_ID and --answer or --yes), 4 a report was written "
-        "but none of it is backed by a retrieved source. With --yes, a clarifying question is "
+        "but none of it is backed by a retrieved source, 5 the budget was reached and the "
+        "report is partial (continue it with --resume SESSION_ID and a higher --budget-tokens "
+        "or --budget-usd). With --yes, a clarifying question is "
         "answered by proceeding on the most likely reading.",
     )
     parser.add_argument("question", nargs="?", help="the research question")
@@ -64,7 +67,32 @@ def register(subparsers: Any) -> None:
         help="continue a saved session; with a QUESTION, ask it as a follow-up of a finished one",
     )
     parser.add_argument("--mode", choices=("auto", "quick", "deep"), help="research mode")
+    parser.add_argument(
+        "--budget-tokens",
+        metavar="N",
+        type=_budget(int),
+        help="cap this session at N tokens (default BUDGET_TOKENS; 0: no cap)",
+    )
+    parser.add_argument(
+        "--budget-usd",
+        metavar="N",
+        type=_budget(float),
+        help="cap this session at N US dollars (default BUDGET_USD; 0: no cap)",
+    )
     parser.set_defaults(handler=run)
+
+
+def _budget(kind: type[int] | type[float]) -> Any:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError("must be 0 or more")
+        return value
+
+    return parse
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,6 +184,7 @@ async def run_headless(
     unverified = False
     try:
         async with open_session(settings, args.resume, deps=deps) as session:
+            session.caps = caps_for(settings, args)
             stream: AsyncIterator[Any] | None
             follow_up = bool(args.resume and args.question)
             if follow_up:
@@ -242,7 +271,9 @@ async def run_headless(
                         print(f"run failed: {event.error}{hint}", file=err)
                         return EXIT_FAILED
                     elif isinstance(event, RunFinished):
-                        code = EXIT_OK if event.status == "completed" else EXIT_FAILED
+                        code = {"completed": EXIT_OK, "partial": EXIT_PARTIAL}.get(
+                            event.status, EXIT_FAILED
+                        )
                         if code == EXIT_OK and unverified:
                             code = EXIT_UNVERIFIED
                     if next_stream is not None:
@@ -252,6 +283,18 @@ async def run_headless(
         if events_file is not None:
             events_file.close()
     return code
+
+
+def caps_for(settings: Settings, args: argparse.Namespace) -> Any:
+    """The session's caps: the settings', each replaced by its flag when one is given."""
+    from engine.budget import Caps
+
+    tokens = getattr(args, "budget_tokens", None)
+    usd = getattr(args, "budget_usd", None)
+    return Caps(
+        tokens=settings.budget_tokens if tokens is None else tokens,
+        usd=settings.budget_usd if usd is None else usd,
+    )
 
 
 def render_plan(plan: Any) -> str:
@@ -286,6 +329,15 @@ def progress_line(event: Any) -> str | None:
         from engine.progress_text import describe_review
 
         return f"  {describe_review(event)}"
+    if kind == "budget_reached":
+        return f"  {event.detail}"
+    if kind == "model_switched":
+        return (
+            f"  {event.role} model {event.from_model} at {event.from_endpoint} {event.reason}; "
+            f"switching to {event.to_model} at {event.to_endpoint}"
+        )
+    if kind == "run_finished" and event.status == "partial":
+        return "  partial report: the budget was reached"
     if kind == "runtime_progress" and event.quality_gate_status != "none":
         reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
         return f"  quality gate {event.quality_gate_status}{reason}"

@@ -10,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
 from engine.config import Settings
+from engine.middleware.budget_stop import BudgetStopMiddleware
 from engine.middleware.empty_content import EmptyToolContentMiddleware, fill_empty_tool_messages
 from engine.middleware.first_search import FirstSearchMiddleware
 from engine.middleware.repeated_calls import RepeatedCallMiddleware
@@ -33,12 +34,14 @@ def researcher_middleware(
     policy: RetryPolicy | None = None,
     hidden_tools: Collection[str] = (),
 ) -> list[AgentMiddleware]:
-    """Middleware for each researcher agent, outermost first: empty content, names, retries.
+    """Middleware for each researcher agent, outermost first: the budget, empty content,
+    names, retries.
 
     `hidden_tools` are tools the harness strips from the request after this middleware has
     seen it; a mangled name must never be "corrected" to one of them.
     """
     return [
+        BudgetStopMiddleware(),
         EmptyToolContentMiddleware(),
         FirstSearchMiddleware(),
         SourceNumberingMiddleware(),

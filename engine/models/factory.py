@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.config import Role, Settings
+from engine.config import Role, RoleModel, Settings
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -20,15 +20,15 @@ PLACEHOLDER_API_KEY = "not-needed"
 LOCAL_TEMPERATURE = 0.2
 
 
-def make_client(settings: Settings, role: Role) -> Any:
-    """The raw `ChatOpenAI` client for a role's endpoint."""
+def make_client(settings: Settings, role: Role, role_model: RoleModel | None = None) -> Any:
+    """The raw `ChatOpenAI` client for a role's endpoint (or for one of its fallbacks)."""
     import httpx
     from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
     from engine.models.compat.profile import is_openai
 
-    role_model = settings.role_model(role)
+    role_model = role_model or settings.role_model(role)
     key = settings.openai_api_key or SecretStr(PLACEHOLDER_API_KEY)
     # Servers' own defaults run hot (0.8); research wants the likeliest reading. OpenAI's
     # defaults are kept: some of its models refuse any temperature.
@@ -52,7 +52,7 @@ def make_client(settings: Settings, role: Role) -> Any:
     )
 
 
-def make_endpoint(settings: Settings, role: Role) -> Any:
+def make_endpoint(settings: Settings, role: Role, role_model: RoleModel | None = None) -> Any:
     """The shared state of a role's endpoint: transport, profile and how to detect it."""
     from engine.middleware.retry import RetryPolicy
     from engine.models.compat.chat import Endpoint
@@ -67,9 +67,9 @@ def make_endpoint(settings: Settings, role: Role) -> Any:
     )
     from engine.models.compat.transport import Transport
 
-    role_model = settings.role_model(role)
+    role_model = role_model or settings.role_model(role)
     transport = Transport(
-        client=make_client(settings, role),
+        client=make_client(settings, role, role_model),
         role=role,
         endpoint=endpoint_label(role_model.base_url),
         context_window=settings.model_max_input_tokens,
@@ -84,7 +84,7 @@ def make_endpoint(settings: Settings, role: Role) -> Any:
 
     return Endpoint(
         transport=transport,
-        profile=configured_profile(settings, role),
+        profile=configured_profile(settings, role, role_model),
         detect=detect,
         remember=lambda profile: store_detected(settings, key, profile),
         pin=lambda profile: with_pinned(profile, settings),
@@ -104,17 +104,26 @@ def make_chat_model(
         from engine.models.offline import OfflineChatModel
 
         return OfflineChatModel()
+    shared = endpoints if endpoints is not None else {}
+    primary = _compat_model(settings, role_model, shared)
+    primary.fallbacks = [
+        _compat_model(settings, fallback, shared)
+        for fallback in settings.fallbacks_for(role)
+        if not fallback.offline
+    ]
+    return primary
+
+
+def _compat_model(settings: Settings, role_model: RoleModel, shared: dict[str, Any]) -> Any:
     from engine.models.compat.chat import CompatChatModel
     from engine.models.compat.profile import cache_key
 
-    shared = endpoints if endpoints is not None else {}
     key = cache_key(role_model.base_url, role_model.model)
     if key not in shared:
-        shared[key] = make_endpoint(settings, role)
-    endpoint = shared[key]
+        shared[key] = make_endpoint(settings, role_model.role, role_model)
     return CompatChatModel(
-        role=role,
+        role=role_model.role,
         model_name=role_model.model,
-        endpoint=endpoint,
+        endpoint=shared[key],
         output_ceiling=settings.model_max_output_tokens,
     )

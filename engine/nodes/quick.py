@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from langchain_core.messages import HumanMessage
 
+from engine.budget import research_was_stopped
 from engine.citations.registry import SourceRegistry
 from engine.emit import emit
 from engine.events import EvidenceAdded, PhaseChanged, ResearchUnitSummary, ResearchUnitUpdated
@@ -80,6 +81,7 @@ def build_quick(deps: EngineDeps) -> Any:
             "final_report": final_answer(cast(Any, result)),
             "registry": registry.to_dict(),
             "evidence_ledger": ledger,
+            "budget_stop": research_was_stopped(),
         }
 
     return quick_research

@@ -17,6 +17,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from engine.budget import another_call_allowed
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.parse import parse_sources_section
 from engine.citations.registry import SourceRegistry
@@ -213,13 +214,12 @@ async def checked_against_ledger(
     ]
     attempts = deps.settings.writer_attempts
     for attempt in range(2, attempts + 1):
-        if best_check.ok:
+        if best_check.ok or not another_call_allowed():
             break
         emit(
             PhaseChanged(
                 phase="writing",
-                detail=f"{check.summary()}; writing it again "
-                f"(attempt {attempt} of {attempts})",
+                detail=f"{check.summary()}; writing it again (attempt {attempt} of {attempts})",
             )
         )
         retry = f"{prompt}\n\n## Your draft\n{text}\n\n{check.feedback(ledger)}\n\n"
@@ -279,6 +279,9 @@ async def reviewed(
         )
         if found.clean:
             emit(event)
+            return draft
+        if not another_call_allowed():
+            emit(event.model_copy(update={"outcome": "budget_reached"}))
             return draft
         emit(event.model_copy(update={"outcome": "revising"}))
         revision = (

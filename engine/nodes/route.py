@@ -27,6 +27,7 @@ RUN_RESET: dict[str, Any] = {
     "verified_report": "",
     "gate_status": "none",
     "gate_reason": None,
+    "budget_stop": None,
     "status": "running",
 }
 

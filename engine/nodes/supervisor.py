@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command, Send
 
+from engine.budget import budget_reached, report_tokens_for
 from engine.emit import emit
 from engine.events import (
     EvidenceAdded,
@@ -116,7 +117,9 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             research_units=[summary_of(unit) for unit in units.values()],
         )
 
-    async def supervisor(state: SupervisorState) -> Command[Literal["supervisor_tools"]]:
+    async def supervisor(
+        state: SupervisorState,
+    ) -> Command[Literal["supervisor_tools", "__end__"]]:
         messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
         new: list[BaseMessage] = []
         if not messages:
@@ -137,6 +140,13 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
                 human += "\n\n## Findings so far\n" + "\n".join(carried)
             new = [SystemMessage(content=system), HumanMessage(content=human)]
             messages = new
+        stop = budget_reached(_report_estimate(state))
+        if stop is not None:
+            # Kept, so research continued with a raised budget picks up this conversation.
+            return Command(
+                goto="__end__",
+                update={"supervisor_messages": new, **_final_gate(state), "budget_stop": stop},
+            )
         call = guarded_tool_call(deps.model_for("orchestrator"), tools, messages, policy=deps.retry)
         if new:
             # The first wave needs the compiled researcher: build it while the model thinks.
@@ -171,7 +181,8 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
         dispatch: list[UnitInput] = []
         gate: GateResult | None = None
         finished = False
-        dispatched_total = state.get("research_iterations") or 0
+        # Units of this run dispatched before a budget stop count too (ids go on from them).
+        dispatched_total = state.get("research_iterations") or len(units)
         run_number = state.get("run_number") or 1
         wants_complete = any(c["name"] == "ResearchComplete" for c in pending) or (
             last is not None and not last.tool_calls
@@ -279,6 +290,21 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
             update["gate_status"] = gate.status
             update["gate_reason"] = gate.reason
             update["records_at_last_gate"] = gate.record_count
+
+        stop = budget_reached(_report_estimate(state)) if dispatch else None
+        if stop is not None:
+            # Every dispatch call gets its answer, so the conversation stays well formed.
+            update["supervisor_messages"] += [
+                ToolMessage(
+                    content=f"[skipped: {stop}]",
+                    tool_call_id=item["call_id"],
+                    name="ConductResearch",
+                )
+                for item in dispatch
+            ]
+            update.update(_final_gate(state), budget_stop=stop)
+            emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
+            return Command(goto="__end__", update=update)
 
         if dispatch:
             queued = {}
@@ -396,6 +422,13 @@ def build_supervisor_graph(deps: EngineDeps) -> Any:
     graph.add_node("research_unit", cast(Any, research_unit))
     graph.add_edge(START, "supervisor")
     return graph.compile()
+
+
+def _report_estimate(state: SupervisorState) -> int:
+    """Tokens the report will cost, from what its writer will read (see engine.budget)."""
+    texts = [str(state.get("research_brief") or ""), *(state.get("notes") or [])]
+    texts += [str(record.get("claim", "")) for record in state.get("evidence_ledger") or []]
+    return report_tokens_for(texts)
 
 
 def _unit_record(outcome: UnitOutcome, call_id: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from engine.budget import spend_summary
 from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
@@ -47,6 +48,11 @@ UNVERIFIED_BANNER = (
 )
 
 
+PARTIAL_REPORT = (
+    "**Partial: budget reached ({spent} spent).** Research stopped early; this report rests "
+    "on the evidence found so far. Continue it with a raised budget: `deepresearch run "
+    "--resume {session} --budget-tokens N` or `--budget-usd N`."
+)
 LIMITED_RESEARCH = (
     "**Limited research:** research stopped at its limits before the evidence passed the "
     "quality gate ({reason}); this report rests on what was found."
@@ -100,7 +106,12 @@ def save_report(
     private_dir(reports_dir)
     stem = session_id if run_number <= 1 else f"{session_id}-{run_number}"
     report_path = reports_dir / f"{stem}.md"
-    audit_path = reports_dir / f"{stem}.audit.json"
+    # A partial report continued with a raised budget keeps its file; the new one goes beside.
+    continued = 1
+    while report_path.exists():
+        continued += 1
+        report_path = reports_dir / f"{stem}-continued-{continued}.md"
+    audit_path = report_path.with_suffix(".audit.json")
     write_private_text(report_path, report)
     write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
     return str(report_path), str(audit_path)
@@ -130,7 +141,13 @@ def build_verify(deps: EngineDeps) -> Any:
         status, reason = verification.status, verification.reason
         if status == "verified" and grounded.claims and not grounded.supported_left:
             status, reason = "unverified", "no_supported_claims"
-        if state.get("route") != "quick" and state.get("gate_status") == "retry":
+        budget_stop = state.get("budget_stop")
+        if budget_stop:
+            # What was spent with the report itself, which is written after research stops.
+            spent = spend_summary() or budget_stop.removeprefix("budget reached ").strip("()")
+            partial = PARTIAL_REPORT.format(spent=spent, session=session_id_of(config))
+            report = f"> {partial}\n\n{report}"
+        elif state.get("route") != "quick" and state.get("gate_status") == "retry":
             # Said at the top, as the banners are: what follows rests on thin evidence.
             report = (
                 f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
@@ -152,6 +169,7 @@ def build_verify(deps: EngineDeps) -> Any:
                 "status": state.get("gate_status") or "none",
                 "reason": state.get("gate_reason"),
             },
+            "budget_stop": budget_stop,
             "kept_citations": [entry.model_dump() for entry in kept],
             "removed_citations": [entry.model_dump() for entry in removed],
             "grounding": settings.grounding,
@@ -172,7 +190,7 @@ def build_verify(deps: EngineDeps) -> Any:
             "report_path": report_path,
             "audit_path": audit_path,
             "previous_question": state.get("question", ""),
-            "status": "completed",
+            "status": "partial" if budget_stop else "completed",
         }
         emit(report_ready_event(update))
         return update

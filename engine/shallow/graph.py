@@ -28,6 +28,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
+from engine.budget import budget_reached
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
@@ -60,6 +61,8 @@ CITE_REMINDER = (
 
 def cite_reminder(question: str) -> str:
     return f"Question: {question}\n{CITE_REMINDER}" if question else CITE_REMINDER
+
+
 MALFORMED_CALL_NOTICE = (
     "Your last reply looked like a tool call but could not be read. Either call a tool with "
     'exactly <tool_call>{"name": ..., "arguments": {...}}</tool_call>, or write the answer.'
@@ -259,6 +262,8 @@ def build_shallow_graph(
         turns = state.get("llm_turns") or 0
         usable = _selected_tools(state, bound_tools)
         exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
+        # The session's budget: the answer is written now, from what was found so far.
+        exhausted = exhausted or (bool(usable) and budget_reached() is not None)
         with_tools = bool(usable) and not exhausted
         messages: list[BaseMessage] = list(state["messages"])
         forced = _first_search_choice(usable, messages) if with_tools else None

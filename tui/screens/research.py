@@ -488,6 +488,12 @@ class ResearchScreen(Screen[None]):
 
     @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
+        if message.event.status == "partial":
+            self.query_one(RunNotice).show_info(
+                "Partial report: the session's budget was reached. Raise BUDGET_TOKENS or "
+                "BUDGET_USD in the settings; ctrl+r then continues the research."
+            )
+            self._set_resumable(True)
         if message.event.status == "cancelled":
             self._plan_review_cancelled()
             self._unzoom_plan()

@@ -23,7 +23,7 @@ from tui.presentation import one_line
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
-_REOPEN_STATUSES = {"completed", "cancelled"}
+_REOPEN_STATUSES = {"completed", "partial", "cancelled"}
 # The question takes what the other columns leave (the line under the table shows it whole,
 # with the mode and the session id); every status label fits its column.
 _COLUMNS = (

@@ -130,6 +130,10 @@ class StatusHeader(Vertical):
             total_in, total_out = self._usage.total_input_tokens, self._usage.total_output_tokens
             line.append("  tokens ", style="dim")
             line.append(f"{format_tokens(total_in)} in · {format_tokens(total_out)} out")
+            # Imported here: usage only arrives once a session runs, after the first frame.
+            from engine.progress_text import describe_spend
+
+            line.append(describe_spend(self._usage))
         return line
 
     def _render_line(self) -> None:

@@ -23,8 +23,11 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.config import Role
+from engine.emit import emit
+from engine.events import ModelSwitched
 from engine.messages import message_text
-from engine.models.compat.errors import ModelCallError
+from engine.model_usage import ANSWERED_BY
+from engine.models.compat.errors import AllModelsFailed, ModelCallError
 from engine.models.compat.normalize import (
     parse_text_tool_calls,
     strip_reasoning,
@@ -137,6 +140,8 @@ class CompatChatModel(BaseChatModel):
     model_name: str
     endpoint: Endpoint = Field(exclude=True)
     output_ceiling: int = 0
+    # Models that take over a call this one fails for good (FALLBACK_MODELS), in order.
+    fallbacks: list[CompatChatModel] = Field(default_factory=list, exclude=True)
 
     @property
     def _llm_type(self) -> str:
@@ -300,9 +305,41 @@ class CompatChatModel(BaseChatModel):
     ) -> ChatResult:
         if stop:
             kwargs["stop"] = stop
+        failures: list[ModelCallError] = []
+        for model in [self, *self.fallbacks]:
+            if failures:
+                announce_switch(self.role, failures[-1], model)
+            try:
+                reply = await model.aone_call(messages, dict(kwargs))
+            except ModelCallError as exc:
+                exc.model = model.model_name
+                failures.append(exc)
+                continue
+            if model is not self:
+                metadata = {**reply.response_metadata, ANSWERED_BY: model.model_name}
+                reply = reply.model_copy(update={"response_metadata": metadata})
+            return ChatResult(generations=[ChatGeneration(message=reply)])
+        if len(failures) == 1:
+            raise failures[0]
+        raise AllModelsFailed(self.role, failures)
+
+    async def aone_call(self, messages: Sequence[BaseMessage], kwargs: dict[str, Any]) -> AIMessage:
+        """One call on this model alone: a structured reply or a chat reply."""
         structured = kwargs.pop("structured_output", None)
         if structured is not None:
-            reply = await self.astructured_reply(messages, structured["name"], structured["schema"])
-        else:
-            reply = await self.areply(messages, **kwargs)
-        return ChatResult(generations=[ChatGeneration(message=reply)])
+            return await self.astructured_reply(messages, structured["name"], structured["schema"])
+        return await self.areply(messages, **kwargs)
+
+
+def announce_switch(role: str, failure: ModelCallError, to: CompatChatModel) -> None:
+    """Say that a call goes to the next fallback model, and why."""
+    emit(
+        ModelSwitched(
+            role=role,
+            from_model=failure.model,
+            from_endpoint=failure.endpoint,
+            to_model=to.model_name,
+            to_endpoint=to.endpoint.transport.endpoint,
+            reason=failure.reason,
+        )
+    )

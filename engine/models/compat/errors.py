@@ -34,10 +34,28 @@ class ModelCallError(RuntimeError):
             else "check the model settings (`deepresearch doctor`), then resume the session"
         )
         self.safe_message = f"the {role} model at {endpoint} {reason}; {hint}"
+        self.reason = reason
+        # The configured model name, once the chat model that called it knows it.
+        self.model = ""
         self.role = role
         self.endpoint = endpoint
         self.retryable = retryable
         super().__init__(self.safe_message)
+
+
+class AllModelsFailed(ModelCallError):
+    """A call whose model and every fallback failed; the message names each and why."""
+
+    def __init__(self, role: str, failures: list[ModelCallError]) -> None:
+        super().__init__(role, failures[0].endpoint, "failed", retryable=True)
+        each = "; ".join(
+            f"{failure.model} at {failure.endpoint} {failure.reason}" for failure in failures
+        )
+        self.safe_message = (
+            f"every {role} model failed: {each}; resume the session once one of them answers"
+        )
+        self.args = (self.safe_message,)
+        self.retryable = any(failure.retryable for failure in failures)
 
 
 def is_context_overflow(exc: BaseException) -> bool:

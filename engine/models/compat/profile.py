@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.config import Role, Settings
+from engine.config import Role, RoleModel, Settings
 from engine.data_dir import private_dir, write_private_text
 
 ToolCalling = Literal["native", "prompted"]
@@ -113,9 +113,11 @@ def with_pinned(profile: ModelProfile, settings: Settings) -> ModelProfile:
     return profile
 
 
-def configured_profile(settings: Settings, role: Role) -> ModelProfile | None:
+def configured_profile(
+    settings: Settings, role: Role, role_model: RoleModel | None = None
+) -> ModelProfile | None:
     """The profile when settings or the cache decide it; None when the server needs probing."""
-    role_model = settings.role_model(role)
+    role_model = role_model or settings.role_model(role)
     window = settings.model_max_input_tokens
     cached = load_cached(settings).get(cache_key(role_model.base_url, role_model.model))
     tools: Any = settings.model_tool_calling

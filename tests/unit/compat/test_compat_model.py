@@ -135,7 +135,7 @@ async def test_structured_calls_report_their_tokens_to_usage_callbacks(tmp_path:
             config={"callbacks": [tracker]},
         )
     assert result["parsing_error"] is None and isinstance(result["parsed"], ResearchBrief)
-    assert tracker.total_input > 0 and tracker.total_output > 0
+    assert tracker.meter.spent.input_tokens > 0 and tracker.meter.spent.output_tokens > 0
 
 
 async def test_a_slow_prompt_is_bounded_by_the_request_timeout_not_a_chunk_timer(

@@ -1,0 +1,204 @@
+"""A session's spend in tokens and dollars, and the hard caps it must stay under.
+
+The meter belongs to a session, not to the engine: a server drives many sessions through one
+compiled graph. The runner sets each leg's meter in a context variable, which every node,
+researcher and middleware of that leg sees (asyncio copies it into the tasks LangGraph
+starts). A leg's meter starts from what the session's stored events say it spent before, so
+a resumed session counts everything.
+
+Research stops when its next step would cross a cap with room kept for the report: the next
+call is priced at the session's average call so far, and the report at what its writer will
+read (at least twice the average call). The
+report is then written from the evidence gathered, and says it is partial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from engine.emit import emit
+from engine.events import BudgetReached
+from engine.progress_text import format_usd
+
+PriceOf = Callable[[str], tuple[float, float]]
+# The next research call, and the report after it (in average calls).
+_NEXT_CALL_SHARE = 1.0
+_REPORT_SHARE = 2.0
+
+
+@dataclass(frozen=True)
+class Caps:
+    """Hard caps per session; 0 means no cap."""
+
+    tokens: int = 0
+    usd: float = 0.0
+
+    @property
+    def any(self) -> bool:
+        return self.tokens > 0 or self.usd > 0
+
+
+@dataclass
+class RoleSpend:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+
+
+@dataclass
+class Spend:
+    """Tokens and dollars spent, in all and per role."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+    by_role: dict[str, RoleSpend] = field(default_factory=dict)
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def add(self, role: str, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
+        for spend in (self, self.by_role.setdefault(role or "other", RoleSpend())):
+            spend.input_tokens += input_tokens
+            spend.output_tokens += output_tokens
+            spend.cost_usd += cost_usd
+            spend.calls += 1
+
+
+def call_cost(price_of: PriceOf, model: str, input_tokens: int, output_tokens: int) -> float:
+    """USD for one call: prices are per million input and output tokens."""
+    price_in, price_out = price_of(model)
+    return (input_tokens * price_in + output_tokens * price_out) / 1_000_000
+
+
+class Meter:
+    """Counts a session's calls against its caps; decides when research must stop."""
+
+    def __init__(self, caps: Caps, price_of: PriceOf, spent: Spend | None = None) -> None:
+        self.caps = caps
+        self.price_of = price_of
+        self.spent = spent or Spend()
+        # Why research was stopped in this leg (set once, when it is announced).
+        self.stop_reason: str | None = None
+        # The report's estimated cost as of the last dispatch (what researchers keep room for).
+        self.report_tokens = 0
+
+    def record(self, role: str, model: str, input_tokens: int, output_tokens: int) -> float:
+        """Count one finished call; returns its cost in USD."""
+        cost = call_cost(self.price_of, model, input_tokens, output_tokens)
+        self.spent.add(role, input_tokens, output_tokens, cost)
+        return cost
+
+    def research_must_stop(self, report_tokens: int = 0) -> bool:
+        """Whether one more research call, and the report after it, would cross a cap.
+
+        `report_tokens` estimates the report's call from what it will be given to read; the
+        report is priced at least at twice the average call.
+        """
+        calls = max(1, self.spent.calls)
+        report_share = max(_REPORT_SHARE, report_tokens * calls / max(1, self.spent.tokens))
+        return self._would_cross(_NEXT_CALL_SHARE + report_share)
+
+    def next_call_would_cross(self) -> bool:
+        """Whether one more call of average size would cross a cap (a rewrite, a review)."""
+        return self._would_cross(_NEXT_CALL_SHARE)
+
+    def _would_cross(self, share: float) -> bool:
+        if not self.caps.any:
+            return False
+        calls = max(1, self.spent.calls)
+        if self.caps.tokens:
+            projected = self.spent.tokens + share * self.spent.tokens / calls
+            if projected > self.caps.tokens:
+                return True
+        if self.caps.usd:
+            projected_usd = self.spent.cost_usd + share * self.spent.cost_usd / calls
+            if projected_usd > self.caps.usd:
+                return True
+        return False
+
+    def summary(self) -> str:
+        """What was spent of each cap, e.g. "12,400 of 12,000 tokens; $0.41 of $0.50"."""
+        parts = []
+        if self.caps.tokens:
+            parts.append(f"{self.spent.tokens:,} of {self.caps.tokens:,} tokens")
+        if self.caps.usd:
+            parts.append(f"{format_usd(self.spent.cost_usd)} of {format_usd(self.caps.usd)}")
+        return "; ".join(parts)
+
+
+_CURRENT: ContextVar[Meter | None] = ContextVar("session_meter", default=None)
+
+
+def current_meter() -> Meter | None:
+    """The meter of the session leg running in this context (None outside a run)."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def metering(meter: Meter) -> Iterator[Meter]:
+    token = _CURRENT.set(meter)
+    try:
+        yield meter
+    finally:
+        _CURRENT.reset(token)
+
+
+def budget_reached(report_tokens: int = 0) -> str | None:
+    """The reason research must stop now ("budget reached (…)"), or None to go on.
+
+    The first time in a leg, the stop is announced (`BudgetReached`).
+    """
+    meter = current_meter()
+    if meter is None:
+        return None
+    meter.report_tokens = max(meter.report_tokens, report_tokens)
+    if not meter.research_must_stop(meter.report_tokens):
+        return None
+    reason = f"budget reached ({meter.summary()})"
+    if meter.stop_reason is None:
+        meter.stop_reason = reason
+        emit(
+            BudgetReached(
+                spent_tokens=meter.spent.tokens,
+                spent_usd=round(meter.spent.cost_usd, 6),
+                budget_tokens=meter.caps.tokens,
+                budget_usd=meter.caps.usd,
+                detail=f"research stops: {reason}; the report is written from the evidence so far",
+            )
+        )
+    return reason
+
+
+def spend_summary() -> str:
+    """What this session has spent of its caps so far ("" outside a run or with no caps)."""
+    meter = current_meter()
+    return meter.summary() if meter is not None else ""
+
+
+def research_was_stopped() -> str | None:
+    """Why research was cut short by the budget in this leg, or None when it was not."""
+    meter = current_meter()
+    return meter.stop_reason if meter is not None else None
+
+
+def another_call_allowed() -> bool:
+    """Whether an optional call (a rewrite, a critic's round) fits in what the caps leave."""
+    meter = current_meter()
+    return meter is None or not meter.next_call_would_cross()
+
+
+# A report call reads its notes and evidence (about four characters a token) and writes.
+_CHARS_PER_TOKEN = 4
+REPORT_OUTPUT_TOKENS = 1024
+
+
+def report_tokens_for(texts: list[str]) -> int:
+    """Roughly what the report's call will cost, from the texts its writer will read."""
+    return sum(len(text) for text in texts) // _CHARS_PER_TOKEN + REPORT_OUTPUT_TOKENS

@@ -1,0 +1,125 @@
+"""The session meter: prices, caps, and when research must stop."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.budget import Caps, Meter, Spend, budget_reached, metering, report_tokens_for
+from engine.config import SettingsError, settings_from_mapping
+from engine.events import UsageUpdated
+from engine.progress_text import describe_spend
+from engine.sessions_log import spend_of
+
+
+def priced(model: str) -> tuple[float, float]:
+    return {"big": (2.0, 8.0)}.get(model, (0.0, 0.0))
+
+
+def test_a_call_is_priced_per_million_input_and_output_tokens() -> None:
+    meter = Meter(Caps(), priced)
+    assert meter.record("writer", "big", 1_000_000, 500_000) == pytest.approx(6.0)
+    assert meter.record("researcher", "local", 10_000, 10_000) == 0.0
+    assert meter.spent.cost_usd == pytest.approx(6.0)
+    assert meter.spent.by_role["writer"].calls == 1
+    assert meter.spent.by_role["researcher"].input_tokens == 10_000
+
+
+def test_without_caps_research_never_stops() -> None:
+    meter = Meter(Caps(), priced)
+    meter.record("researcher", "big", 10**9, 10**9)
+    assert not meter.research_must_stop(report_tokens=10**9)
+
+
+def test_research_stops_when_the_next_call_and_the_report_would_cross_the_token_cap() -> None:
+    meter = Meter(Caps(tokens=10_000), priced)
+    for _ in range(4):
+        meter.record("researcher", "local", 1_000, 0)  # 4,000 spent, 1,000 a call
+    # Next call 1,000 and the report at least 2,000: 7,000 fits under 10,000.
+    assert not meter.research_must_stop()
+    # A report reading 5,500 tokens would cross it.
+    assert meter.research_must_stop(report_tokens=5_500)
+    meter.record("researcher", "local", 3_500, 0)  # 7,500 spent over 5 calls
+    assert meter.research_must_stop()
+
+
+def test_the_dollar_cap_uses_the_prices() -> None:
+    meter = Meter(Caps(usd=0.9), priced)
+    meter.record("writer", "big", 100_000, 0)  # $0.20
+    assert not meter.research_must_stop()
+    meter.record("writer", "big", 100_000, 0)  # $0.40, and 3 average calls more: $1.00
+    assert meter.research_must_stop()
+    assert meter.summary() == "$0.40 of $0.90"
+
+
+def test_budget_reached_is_announced_once_and_only_inside_a_run() -> None:
+    assert budget_reached() is None  # no meter: nothing to stop
+    meter = Meter(Caps(tokens=100), priced)
+    meter.record("researcher", "local", 90, 0)
+    with metering(meter):
+        first = budget_reached()
+        again = budget_reached()
+    assert first == again == "budget reached (90 of 100 tokens)"
+    assert meter.stop_reason == first
+
+
+def test_the_report_estimate_grows_with_what_the_writer_will_read() -> None:
+    assert report_tokens_for(["x" * 4000]) > report_tokens_for(["x" * 400])
+
+
+def test_spend_is_read_back_from_stored_usage_events() -> None:
+    events = [
+        UsageUpdated(role="writer", model="big", input_tokens=10, output_tokens=5, cost_usd=0.5),
+        UsageUpdated(role="researcher", input_tokens=7, output_tokens=3),
+    ]
+    spend = spend_of(events)
+    assert (spend.input_tokens, spend.output_tokens, spend.calls) == (17, 8, 2)
+    assert spend.cost_usd == pytest.approx(0.5)
+    assert Meter(Caps(tokens=30), priced, spend).spent.tokens == 25
+    assert isinstance(Spend(), Spend)
+
+
+def test_the_header_text_shows_cost_and_caps() -> None:
+    usage = UsageUpdated(
+        total_input_tokens=12_000,
+        total_output_tokens=300,
+        total_cost_usd=0.123,
+        budget_tokens=20_000,
+        budget_usd=0.5,
+    )
+    assert describe_spend(usage) == " · $0.12 of $0.50 · 12.3k of 20.0k tokens"
+    assert describe_spend(UsageUpdated(total_input_tokens=5)) == ""
+
+
+def test_prices_budgets_and_fallbacks_are_read_from_settings() -> None:
+    settings = settings_from_mapping(
+        {
+            "ORCHESTRATOR_MODEL": "main",
+            "ORCHESTRATOR_BASE_URL": "http://127.0.0.1:9/v1",
+            "MODEL_PRICES": "gpt-4.1-mini=0.40/1.60, big=2/8",
+            "BUDGET_USD": "0.5",
+            "FALLBACK_MODELS": "spare@http://127.0.0.1:10/v1/,other",
+            "WRITER_FALLBACK_MODELS": "writer-spare@http://127.0.0.1:11/v1",
+        }
+    )
+    assert settings.price_of("big") == (2.0, 8.0)
+    assert settings.price_of("unlisted") == (0.0, 0.0)
+    assert [(f.model, f.base_url) for f in settings.fallbacks_for("planner")] == [
+        ("spare", "http://127.0.0.1:10/v1"),
+        ("other", "http://127.0.0.1:9/v1"),
+    ]
+    assert [f.model for f in settings.fallbacks_for("writer")] == ["writer-spare"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "named"),
+    [
+        ("MODEL_PRICES", "gpt=cheap", "MODEL_PRICES"),
+        ("MODEL_PRICES", "gpt=1/-2", "MODEL_PRICES"),
+        ("FALLBACK_MODELS", "spare@ftp://host", "FALLBACK_MODELS"),
+        ("WRITER_FALLBACK_MODELS", "@http://host/v1", "WRITER_FALLBACK_MODELS"),
+        ("BUDGET_TOKENS", "-5", "BUDGET_TOKENS"),
+    ],
+)
+def test_a_bad_cost_setting_names_its_variable(name: str, value: str, named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        settings_from_mapping({name: value})
