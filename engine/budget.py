@@ -182,6 +182,29 @@ def spend_summary() -> str:
     return meter.summary() if meter is not None else ""
 
 
+def session_usage() -> dict[str, object]:
+    """The session's spend so far, per role, for a report's audit ({} outside a run)."""
+    meter = current_meter()
+    if meter is None:
+        return {}
+    spent = meter.spent
+
+    def entry(spend: Spend | RoleSpend) -> dict[str, object]:
+        return {
+            "input_tokens": spend.input_tokens,
+            "output_tokens": spend.output_tokens,
+            "cost_usd": round(spend.cost_usd, 6),
+            "calls": spend.calls,
+        }
+
+    return {
+        **entry(spent),
+        "budget_tokens": meter.caps.tokens,
+        "budget_usd": meter.caps.usd,
+        "by_role": {role: entry(spend) for role, spend in sorted(spent.by_role.items())},
+    }
+
+
 def research_was_stopped() -> str | None:
     """Why research was cut short by the budget in this leg, or None when it was not."""
     meter = current_meter()

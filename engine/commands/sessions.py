@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         return _delete(settings, args.delete, assume_yes=bool(getattr(args, "yes", False)))
     sessions = list_sessions(settings)
     try:
-        _print_sessions(sessions)
+        _print_sessions(settings, sessions)
     except BrokenPipeError:
         # The reader stopped early (`deepresearch sessions | head`): that is not an error.
         # Point stdout at /dev/null so the interpreter's final flush does not fail again.
@@ -101,20 +101,28 @@ def _delete(settings: Settings, wanted: str, *, assume_yes: bool) -> int:
     return EXIT_OK
 
 
-def _print_sessions(sessions: list[SessionInfo]) -> None:
+def _print_sessions(settings: Settings, sessions: list[SessionInfo]) -> None:
+    from engine.progress_text import format_usd
+    from engine.sessions_log import stored_spend
     from engine.terminal_text import one_line
 
     if not sessions:
         print("no saved sessions")
         return
-    print(f"{'SESSION':<24} {'STATUS':<22} {'UPDATED':<20} QUESTION")
+    print(f"{'SESSION':<24} {'STATUS':<22} {'UPDATED':<20} {'TOKENS':>8} {'COST':>8} QUESTION")
     for info in sessions:
         # Rows written before questions were cleaned on the way in may still hold controls.
         question = one_line(info.question)
         if len(question) > 70:
             question = question[:69] + "…"
         updated = info.updated_at.replace("T", " ")[:19]
-        print(f"{info.session_id:<24} {info.status:<22} {updated:<20} {question}", flush=True)
+        spend = stored_spend(settings, info.session_id)
+        tokens, cost = f"{spend.tokens:,}", format_usd(spend.cost_usd)
+        print(
+            f"{info.session_id:<24} {info.status:<22} {updated:<20} {tokens:>8} {cost:>8} "
+            f"{question}",
+            flush=True,
+        )
         if info.status == "interrupted":
             hint = f"interrupted — resume with: deepresearch run --resume {info.session_id}"
             print(f"{'':<24} {hint}", flush=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from engine.budget import spend_summary
+from engine.budget import session_usage, spend_summary
 from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
@@ -170,6 +170,8 @@ def build_verify(deps: EngineDeps) -> Any:
                 "reason": state.get("gate_reason"),
             },
             "budget_stop": budget_stop,
+            # What the session's model calls cost up to this report (the writer's included).
+            "usage": session_usage(),
             "kept_citations": [entry.model_dump() for entry in kept],
             "removed_citations": [entry.model_dump() for entry in removed],
             "grounding": settings.grounding,

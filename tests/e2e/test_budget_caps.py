@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
 from typing import Any
 
 from engine.commands.run import EXIT_OK, EXIT_PARTIAL, run_headless
+from engine.commands.sessions import _print_sessions as print_sessions
 from engine.sessions import get_session
 from tests.fixtures.servers import local_settings
 from tests.unit.engine.test_headless import parse
@@ -47,7 +49,15 @@ async def test_a_token_cap_ends_research_with_a_partial_report_that_a_raised_cap
     spent_first = usage[-1]["total_input_tokens"] + usage[-1]["total_output_tokens"]
     info = get_session(local_settings(tmp_path, DOCS), session_id)
     assert info is not None and info.status == "partial"
+    listing = io.StringIO()
+    with contextlib.redirect_stdout(listing):
+        print_sessions(local_settings(tmp_path, DOCS), [info])
+    assert "TOKENS" in listing.getvalue() and f"{spent_first:,}" in listing.getvalue()
     partial_path = Path(of_type(events, "report_ready")[-1]["report_path"])
+    audit = json.loads(partial_path.with_suffix(".audit.json").read_text())
+    assert audit["usage"]["budget_tokens"] == 15_000
+    assert audit["usage"]["input_tokens"] + audit["usage"]["output_tokens"] == spent_first
+    assert audit["usage"]["by_role"]["writer"]["calls"] >= 1
     first_records = len(of_type(events, "evidence_added"))
 
     # The same cap: nothing more is researched, and it says how to go on.
