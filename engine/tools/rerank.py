@@ -38,7 +38,7 @@ from engine.models.offline.text import stem
 from engine.tools.extract import clip
 
 # The local index's BM25 stopwords: one list for both rankers.
-from engine.tools.local_index import _STOPWORDS as STOPWORDS
+from engine.tools.local_index.words import STOPWORDS
 
 CHUNK_CHARS = 800
 MAX_CHUNK_CHARS = 1000

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.tools.local_index import LocalIndex, fts_query
+from engine.tools.local_index import LocalIndex
+from engine.tools.local_index.words import fts_query
 from tests.fixtures.pdf_builder import build_pdf
 from tests.fixtures.web_server import CORPUS_DIR
 
@@ -213,14 +214,14 @@ def test_sample_corpus_ignores_its_readme_and_licence() -> None:
 def test_index_falls_back_to_this_process_when_workers_cannot_start(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engine.tools.local_index as local_index
+    import engine.tools.local_index.parse as local_index_parse
 
     def no_workers(*args: object, **kwargs: object) -> None:
         # What multiprocessing raises inside the app, where stderr has no file descriptor.
         raise ValueError("bad value(s) in fds_to_keep")
 
-    monkeypatch.setattr(local_index, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(local_index, "ProcessPoolExecutor", no_workers)
+    monkeypatch.setattr(local_index_parse, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(local_index_parse, "ProcessPoolExecutor", no_workers)
     index = LocalIndex(tmp_path / "data" / "index.sqlite", folder, workers=2)
     stats = index.refresh()
     assert stats.files_indexed == 15 and stats.files_skipped == 0
