@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import idna
 
@@ -149,65 +149,13 @@ def _parse_ipv4_literal(host: str) -> ipaddress.IPv4Address | None:
 
 def validate_url(url: str, *, allowed_hosts: Sequence[str] = ()) -> ValidatedURL:
     """Check a URL against the fetch rules, returning its parts or raising `UnsafeURLError`."""
-    if not isinstance(url, str) or not url.strip():
-        raise InvalidURLError("empty URL")
-    url = url.strip()
-    if len(url) > MAX_URL_LENGTH:
-        raise InvalidURLError("URL too long")
-    if _FORBIDDEN_URL_CHARS.search(url):
-        raise InvalidURLError("URL contains spaces, control characters or backslashes")
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        raise InvalidURLError("malformed host or port") from None
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        raise UnsafeURLError("only http and https URLs can be fetched")
-    if "@" in parts.netloc:
-        raise UnsafeURLError("credentials in URL")
-    raw_host = parts.hostname
-    if not raw_host:
-        raise InvalidURLError("missing host")
-    if port == 0:
-        raise InvalidURLError("malformed host or port")
-    port = port or (443 if scheme == "https" else 80)
+    parts, explicit_port = _split(url)
+    scheme, raw_host, port = _origin(parts, explicit_port)
     allowed = _normalize_allowed(allowed_hosts)
-
-    literal_ip: IPAddress | None = None
-    if parts.netloc.startswith("["):
-        if "%" in raw_host:
-            raise InvalidURLError("invalid host name")
-        try:
-            literal_ip = ipaddress.IPv6Address(raw_host)
-        except ValueError:
-            raise InvalidURLError("invalid host name") from None
-        host = str(literal_ip)
-    else:
-        host = _ascii_host(raw_host)
-        labels = host.split(".")
-        if not host or len(host) > 253 or not all(_HOST_LABEL.match(x) for x in labels):
-            raise InvalidURLError("invalid host name")
-
-    allowed_by_name = _matches_allowed(host, port, allowed)
-    if not allowed_by_name:
-        if literal_ip is None:
-            if host in _LOCAL_NAMES or host.endswith(_LOCAL_SUFFIXES):
-                raise UnsafeURLError("local host name")
-            literal_ip = _parse_ipv4_literal(host)
-        if literal_ip is not None:
-            reason = address_block_reason(literal_ip)
-            if reason is not None:
-                raise UnsafeURLError(reason)
-    elif literal_ip is None:
-        try:
-            literal_ip = ipaddress.ip_address(host)
-        except ValueError:
-            literal_ip = None  # an allowed host name: resolved later
-
+    host, literal_ip = _host(parts.netloc, raw_host)
+    literal_ip, allowed_by_name = _screened(host, port, allowed, literal_ip)
     netloc = f"[{host}]" if ":" in host else host
-    default_port = 443 if scheme == "https" else 80
-    if port != default_port:
+    if port != _default_port(scheme):
         netloc = f"{netloc}:{port}"
     path = parts.path or "/"
     normalized = urlunsplit((scheme, netloc, path, parts.query, ""))
@@ -221,6 +169,85 @@ def validate_url(url: str, *, allowed_hosts: Sequence[str] = ()) -> ValidatedURL
         literal_ip=literal_ip,
         allowed_by_name=allowed_by_name,
     )
+
+
+def _default_port(scheme: str) -> int:
+    return 443 if scheme == "https" else 80
+
+
+def _split(url: str) -> tuple[SplitResult, int | None]:
+    """The URL's parts and explicit port; refuses text no URL parser should be given."""
+    if not isinstance(url, str) or not url.strip():
+        raise InvalidURLError("empty URL")
+    url = url.strip()
+    if len(url) > MAX_URL_LENGTH:
+        raise InvalidURLError("URL too long")
+    if _FORBIDDEN_URL_CHARS.search(url):
+        raise InvalidURLError("URL contains spaces, control characters or backslashes")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise InvalidURLError("malformed host or port") from None
+    return parts, port
+
+
+def _origin(parts: SplitResult, explicit_port: int | None) -> tuple[str, str, int]:
+    """Scheme (http or https), host as written, and port, of a URL without credentials."""
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise UnsafeURLError("only http and https URLs can be fetched")
+    if "@" in parts.netloc:
+        raise UnsafeURLError("credentials in URL")
+    raw_host = parts.hostname
+    if not raw_host:
+        raise InvalidURLError("missing host")
+    if explicit_port == 0:
+        raise InvalidURLError("malformed host or port")
+    return scheme, raw_host, explicit_port or _default_port(scheme)
+
+
+def _host(netloc: str, raw_host: str) -> tuple[str, IPAddress | None]:
+    """The host in its normal form, with its address when it is a bracketed IPv6 literal."""
+    if netloc.startswith("["):
+        if "%" in raw_host:
+            raise InvalidURLError("invalid host name")
+        try:
+            literal_ip = ipaddress.IPv6Address(raw_host)
+        except ValueError:
+            raise InvalidURLError("invalid host name") from None
+        return str(literal_ip), literal_ip
+    host = _ascii_host(raw_host)
+    labels = host.split(".")
+    if not host or len(host) > 253 or not all(_HOST_LABEL.match(x) for x in labels):
+        raise InvalidURLError("invalid host name")
+    return host, None
+
+
+def _screened(
+    host: str, port: int, allowed: frozenset[str], literal_ip: IPAddress | None
+) -> tuple[IPAddress | None, bool]:
+    """The host's literal address, if it is one, and whether FETCH_ALLOWED_HOSTS names it.
+
+    A host that is not allowed by name is refused when it is a local-only name, a numeric
+    shorthand or a literal address outside the public internet.
+    """
+    if _matches_allowed(host, port, allowed):
+        if literal_ip is None:
+            try:
+                literal_ip = ipaddress.ip_address(host)
+            except ValueError:
+                literal_ip = None  # an allowed host name: resolved later
+        return literal_ip, True
+    if literal_ip is None:
+        if host in _LOCAL_NAMES or host.endswith(_LOCAL_SUFFIXES):
+            raise UnsafeURLError("local host name")
+        literal_ip = _parse_ipv4_literal(host)
+    if literal_ip is not None:
+        reason = address_block_reason(literal_ip)
+        if reason is not None:
+            raise UnsafeURLError(reason)
+    return literal_ip, False
 
 
 # ---- name resolution ---------------------------------------------------------------------
