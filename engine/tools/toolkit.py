@@ -142,87 +142,18 @@ def build_research_tools(
     """
     from langchain_core.tools import StructuredTool
 
-    provider_name = settings.resolved_search_provider
-    searched: list[str] = []  # the latest search_web query, once there is one
-
-    def fetch_focus() -> str | None:
-        if focus and focus.strip():
-            return focus
-        return searched[-1] if searched else None
-
-    async def search_web(query: str, max_results: int | None = None) -> str:
-        report = _CallReport("search_web", unit_id, query)
-        try:
-            shown, _ = clean_query(query)
-            searched[:] = [shown]
-            results = await search(
-                query,
-                settings,
-                registry,
-                # Small models ask for one result and then cannot answer: keep a floor.
-                max_results=max(MIN_RESULTS_ASKED, max_results) if max_results else None,
-                provider=provider_for(settings),
-            )
-        except SearchError as exc:
-            report.failed(str(exc))
-            return f"Search failed: {exc}"
-        text = format_results(shown, results)
-        report.succeeded(f"{len(results)} results")
-        return text
-
-    async def fetch_url(url: str) -> str:
-        report = _CallReport("fetch_url", unit_id, url)
-        target = (url or "").strip()
-        if not target:
-            report.failed("empty URL")
-            return "Fetch failed: invalid URL: empty URL"
-        if _looks_like_document_key(target):
-            try:
-                found = await _read_document(target, settings)
-            except (OSError, FileNotFoundError):
-                found = None
-            if found is None and provider_name != "local":
-                return await _fetch_web(target, report)
-            if found is None:
-                error = "not an http(s) URL or a known document key"
-                report.failed(error)
-                return f"Fetch failed: {error}"
-            title, full_text = found
-            text = await shown_text(full_text, fetch_focus(), document=True)
-            registry.add_document(target, title or None, text)
-            report.succeeded(f"{len(text)} chars from {target}")
-            return f"Fetched: {target}\nTitle: {title}\n\n{text}"
-        return await _fetch_web(target, report)
-
-    async def _fetch_web(target: str, report: _CallReport) -> str:
-        try:
-            page = await fetch_page(target, settings, max_chars=None)
-        except FetchError as exc:
-            report.failed(str(exc))
-            return f"Fetch failed: {exc}"
-        text = await shown_text(page.text, fetch_focus())
-        registry.add_url(page.final_url, page.title or None, text)
-        if page.url != page.final_url:
-            registry.add_url(page.url, page.title or None, text)
-        report.succeeded(f"{len(text)} chars: {page.title}")
-        return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{text}"
-
-    async def think_tool(reflection: str) -> str:
-        report = _CallReport("think_tool", unit_id, reflection)
-        report.succeeded("reflection recorded")
-        return f"Reflection recorded: {reflection}"
-
+    calls = _ResearchTools(settings, registry, unit_id, focus)
     search_help = (
         "Search the local documents folder; results carry a 'Document:' key you can cite "
         "or read in full with fetch_url."
-        if provider_name == "local"
+        if calls.provider_name == "local"
         else "Search the web; results carry a 'URL:' you can cite or read with fetch_url."
     )
     tools: list[BaseTool] = []
-    if provider_name != "none":
+    if calls.provider_name != "none":
         tools.append(
             StructuredTool.from_function(
-                coroutine=search_web,
+                coroutine=calls.search_web,
                 name="search_web",
                 description=f"{search_help} Returns numbered results with passages.",
                 args_schema=SearchWebInput,
@@ -230,7 +161,7 @@ def build_research_tools(
         )
     tools.append(
         StructuredTool.from_function(
-            coroutine=fetch_url,
+            coroutine=calls.fetch_url,
             name="fetch_url",
             description="Read a web page (http/https URL) or a local document key in full "
             f"(up to {MAX_TEXT_CHARS} characters of text).",
@@ -239,7 +170,7 @@ def build_research_tools(
     )
     tools.append(
         StructuredTool.from_function(
-            coroutine=think_tool,
+            coroutine=calls.think_tool,
             name="think_tool",
             description="Record your reasoning between searches: what you learned, what gaps "
             "remain, and whether to keep searching. Has no other effect.",
@@ -247,3 +178,90 @@ def build_research_tools(
         )
     )
     return tools
+
+
+class _ResearchTools:
+    """What the tools of one research unit do, sharing its settings, registry and focus."""
+
+    def __init__(
+        self, settings: Settings, registry: SourceRecorder, unit_id: str | None, focus: str | None
+    ) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.unit_id = unit_id
+        self.focus = focus
+        self.provider_name = settings.resolved_search_provider
+        self.searched: list[str] = []  # the latest search_web query, once there is one
+
+    def fetch_focus(self) -> str | None:
+        """What a long fetched text is ranked against: the focus, else the latest search."""
+        if self.focus and self.focus.strip():
+            return self.focus
+        return self.searched[-1] if self.searched else None
+
+    async def search_web(self, query: str, max_results: int | None = None) -> str:
+        report = _CallReport("search_web", self.unit_id, query)
+        try:
+            shown, _ = clean_query(query)
+            self.searched[:] = [shown]
+            results = await search(
+                query,
+                self.settings,
+                self.registry,
+                # Small models ask for one result and then cannot answer: keep a floor.
+                max_results=max(MIN_RESULTS_ASKED, max_results) if max_results else None,
+                provider=provider_for(self.settings),
+            )
+        except SearchError as exc:
+            report.failed(str(exc))
+            return f"Search failed: {exc}"
+        text = format_results(shown, results)
+        report.succeeded(f"{len(results)} results")
+        return text
+
+    async def fetch_url(self, url: str) -> str:
+        report = _CallReport("fetch_url", self.unit_id, url)
+        target = (url or "").strip()
+        if not target:
+            report.failed("empty URL")
+            return "Fetch failed: invalid URL: empty URL"
+        if _looks_like_document_key(target):
+            return await self._fetch_document(target, report)
+        return await self._fetch_web(target, report)
+
+    async def _fetch_document(self, target: str, report: _CallReport) -> str:
+        """A local document by its key; a name that is not one is fetched from the web,
+        unless search is local."""
+        try:
+            found = await _read_document(target, self.settings)
+        except (OSError, FileNotFoundError):
+            found = None
+        if found is None and self.provider_name != "local":
+            return await self._fetch_web(target, report)
+        if found is None:
+            error = "not an http(s) URL or a known document key"
+            report.failed(error)
+            return f"Fetch failed: {error}"
+        title, full_text = found
+        text = await shown_text(full_text, self.fetch_focus(), document=True)
+        self.registry.add_document(target, title or None, text)
+        report.succeeded(f"{len(text)} chars from {target}")
+        return f"Fetched: {target}\nTitle: {title}\n\n{text}"
+
+    async def _fetch_web(self, target: str, report: _CallReport) -> str:
+        try:
+            page = await fetch_page(target, self.settings, max_chars=None)
+        except FetchError as exc:
+            report.failed(str(exc))
+            return f"Fetch failed: {exc}"
+        text = await shown_text(page.text, self.fetch_focus())
+        self.registry.add_url(page.final_url, page.title or None, text)
+        if page.url != page.final_url:
+            self.registry.add_url(page.url, page.title or None, text)
+        report.succeeded(f"{len(text)} chars: {page.title}")
+        return f"Fetched: {page.final_url}\nTitle: {page.title}\n\n{text}"
+
+    async def think_tool(self, reflection: str) -> str:
+        report = _CallReport("think_tool", self.unit_id, reflection)
+        report.succeeded("reflection recorded")
+        return f"Reflection recorded: {reflection}"
