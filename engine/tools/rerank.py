@@ -99,9 +99,7 @@ def _blocks(text: str) -> list[tuple[int, int, str]]:
             continue
         opening = _FENCE.match(line)
         if opening or not line.strip() or _HEADING.match(line):
-            if paragraph:
-                blocks.append((paragraph[0], paragraph[1], "text"))
-                paragraph = []
+            paragraph = _close_paragraph(paragraph, blocks)
             if opening:
                 fence, code_start = opening.group(1), start
             elif line.strip():
@@ -113,9 +111,16 @@ def _blocks(text: str) -> list[tuple[int, int, str]]:
             paragraph = [start, end]
     if fence:
         blocks.append((code_start, len(text), "code"))
-    elif paragraph:
-        blocks.append((paragraph[0], paragraph[1], "text"))
+    else:
+        _close_paragraph(paragraph, blocks)
     return blocks
+
+
+def _close_paragraph(paragraph: list[int], blocks: list[tuple[int, int, str]]) -> list[int]:
+    """Add the paragraph being read, if any, to `blocks`; the next one starts empty."""
+    if paragraph:
+        blocks.append((paragraph[0], paragraph[1], "text"))
+    return []
 
 
 def _split_at_words(text: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
@@ -360,32 +365,44 @@ def select_passages(
     best = ranked[0]
     if len(chunks[best].text) > budget:
         return head(chunks[best].text, budget)
-    selected = {best}
-
-    def add(index: int) -> bool:
-        if index in selected or not 0 <= index < len(chunks):
-            return False
-        if _rendered_length(chunks, [*selected, index], gap) > budget:
-            return False
-        selected.add(index)
-        return True
-
+    selection = _Selection(chunks, budget, gap, best)
     picks = [best]
     if not single_run:
-        if include_head and add(0):
+        if include_head and selection.add(0):
             picks.append(0)
-        picks += [index for index in ranked[1:] if add(index)]
-    # The rest of the budget: the text after each pick (best pick first), then before it.
-    for step in (1, -1):
-        grew = True
-        while grew:
-            grew = False
-            for pick in picks:
-                edge = pick
-                while edge + step in selected:
-                    edge += step
-                grew = add(edge + step) or grew
-    return render(text, chunks, sorted(selected), gap)
+        picks += [index for index in ranked[1:] if selection.add(index)]
+    selection.grow_around(picks)
+    return render(text, chunks, sorted(selection.selected), gap)
+
+
+class _Selection:
+    """The chunks picked so far; a chunk joins only while the rendered text fits the budget."""
+
+    def __init__(self, chunks: Sequence[Chunk], budget: int, gap: str, first: int) -> None:
+        self.chunks = chunks
+        self.budget = budget
+        self.gap = gap
+        self.selected = {first}
+
+    def add(self, index: int) -> bool:
+        if index in self.selected or not 0 <= index < len(self.chunks):
+            return False
+        if _rendered_length(self.chunks, [*self.selected, index], self.gap) > self.budget:
+            return False
+        self.selected.add(index)
+        return True
+
+    def grow_around(self, picks: list[int]) -> None:
+        """The rest of the budget: the text after each pick (best pick first), then before it."""
+        for step in (1, -1):
+            grew = True
+            while grew:
+                grew = False
+                for pick in picks:
+                    edge = pick
+                    while edge + step in self.selected:
+                        edge += step
+                    grew = self.add(edge + step) or grew
 
 
 __all__ = [
