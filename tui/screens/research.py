@@ -82,6 +82,9 @@ class ResearchScreen(Screen[None]):
         Binding("2", "focus_pane(2)", show=False),
         Binding("3", "focus_pane(3)", show=False),
         Binding("4", "focus_pane(4)", show=False),
+        # Back to the question bar from any pane (and from a pane's own input: a filter, a
+        # track editor), where Tab alone may take many presses.
+        Binding("ctrl+l", "focus_question", "Ask", id="research.ask"),
     ]
     # Focused as the screen mounts: a second focus change in on_mount would restyle every
     # widget again before the first frame.
@@ -223,6 +226,17 @@ class ResearchScreen(Screen[None]):
             if child.focusable:
                 child.focus()
                 return
+
+    def action_focus_question(self) -> None:
+        if self.maximized is not None:
+            self.minimize()  # a zoomed pane covers the question bar
+        self.query_one("#question").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "focus_question":
+            # Offered where it moves something: not in the question bar itself.
+            return self.focused is None or self.focused.id != "question"
+        return True
 
     def pane_of(self, widget: Widget | None) -> Widget | None:
         """The pane (plan, units, ledger, report) that holds `widget`, if any."""

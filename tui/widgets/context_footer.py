@@ -9,13 +9,21 @@ zoom, help. With the question input focused, where no pane keys apply, the app's
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 # Global keys kept in every context, in this order, after the pane's own.
-ALWAYS = ("app.cancel_run", "app.resume", "research.pane", "app.zoom", "app.help")
+ALWAYS = ("app.cancel_run", "app.resume", "research.pane", "research.ask", "app.zoom", "app.help")
+# What goes, in this order, when the keys do not fit the width: the panes' titles carry their
+# digits; while a report search is on, the line under the report says "/ new search"; the
+# question bar is a click or shift+tab away (F1 lists ctrl+l) while a plan's keys need the room.
+SPARE = ("research.pane", "report.search", "research.ask")
+
+_Entry = tuple[Binding, bool, str]
 
 
 class ContextFooter(Footer):
@@ -46,6 +54,7 @@ class ContextFooter(Footer):
         if not local:
             # Nothing specific here (the question input): the app's keys are what acts.
             ordered = [*ordered[:-1], *general, *ordered[-1:]] if ordered else general
+        ordered = self._fitted(ordered)
         self.styles.grid_size_columns = len(ordered)
         for binding, enabled, tooltip in ordered:
             yield FooterKey(
@@ -56,3 +65,25 @@ class ContextFooter(Footer):
                 disabled=not enabled,
                 tooltip=tooltip,
             ).data_bind(compact=Footer.compact)
+
+    def on_resize(self) -> None:
+        # What fits depends on the width.
+        if self._bindings_ready:
+            self.call_after_refresh(self.recompose)
+
+    def _fitted(self, entries: list[_Entry]) -> list[_Entry]:
+        """`entries` without the spare ones while they would overflow the footer's width."""
+        width = self.size.width or self.screen.size.width
+
+        def needed(kept: list[_Entry]) -> int:
+            # A compact key is "key description" and one column of margin after it.
+            return sum(
+                cell_len(self.app.get_key_display(binding)) + cell_len(binding.description) + 2
+                for binding, _, _ in kept
+            )
+
+        for spare in SPARE:
+            if needed(entries) - 1 <= width:
+                break
+            entries = [entry for entry in entries if entry[0].id != spare]
+        return entries

@@ -9,9 +9,10 @@ and no cell is ever measured to lay the table out.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, RowKey
@@ -22,6 +23,13 @@ MIN_FLEX_WIDTH = 16
 
 class FitColumnsTable(DataTable[Any]):
     """A DataTable with fixed-width columns plus one flexible column (`flex_column`)."""
+
+    # These tables move a row cursor and fit their width: Home and End go to the first and
+    # last row (DataTable's own Home/End scroll sideways, which moves nothing here).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
+    ]
 
     flex_column = ""
 

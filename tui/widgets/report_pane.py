@@ -57,11 +57,16 @@ class ReportPane(Vertical, can_focus=True):
     ALLOW_MAXIMIZE = True
     # Ordered by importance: the context footer shows them in this order.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right_square_bracket", "next_citation", "Next cite", id="report.next"),
-        Binding("left_square_bracket", "previous_citation", "Prev cite", id="report.prev"),
-        Binding("enter", "open_citation", "Open cite", id="report.open"),
+        # Pairs show as one footer entry ("]/[ Cite"), so the reader's keys fit 80 columns.
+        Binding(
+            "right_square_bracket", "next_citation", "Cite", key_display="]/[", id="report.next"
+        ),
+        Binding(
+            "left_square_bracket", "previous_citation", "Prev cite", show=False, id="report.prev"
+        ),
+        Binding("enter", "open_citation", "Open", id="report.open"),
         Binding("slash", "search", "Search", id="report.search"),
-        Binding("n", "next_match", "Next match", id="report.next_match"),
+        Binding("n", "next_match", "Match", key_display="n/N", id="report.next_match"),
         Binding("N", "previous_match", "Prev match", show=False, id="report.prev_match"),
         Binding("e", "export", "Export", id="report.export"),
         Binding("c", "copy", "Copy", id="report.copy"),
