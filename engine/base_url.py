@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 # One label of a host name: letters of any script, digits, hyphens, and the underscores some
 # intranet names carry. Anything else (`!`, `/`, `%`…) no resolver accepts.
 _HOST_LABEL = re.compile(r"^[\w-]+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+_BAD_PORT = "has a port that is not a number from 1 to 65535"
+_UNBALANCED = "has an unbalanced [ or ] around an IPv6 address"
 
 
 def base_url_problem(value: str) -> str | None:
@@ -26,15 +30,21 @@ def base_url_problem(value: str) -> str | None:
     try:
         parts = urlsplit(value)
     except ValueError:
-        return "has an unbalanced [ or ] around an IPv6 address"
+        return _UNBALANCED
     if parts.scheme not in ("http", "https") or not value.lower().startswith(parts.scheme + "://"):
         return "must be an http:// or https:// URL"
+    return _port_problem(parts) or _host_problem(parts)
+
+
+def _port_problem(parts: SplitResult) -> str | None:
     try:
         port = parts.port
     except ValueError:
-        return "has a port that is not a number from 1 to 65535"
-    if port == 0:
-        return "has a port that is not a number from 1 to 65535"
+        return _BAD_PORT
+    return _BAD_PORT if port == 0 else None
+
+
+def _host_problem(parts: SplitResult) -> str | None:
     host = parts.hostname
     if not host:
         return "has no host name"
@@ -46,7 +56,7 @@ def base_url_problem(value: str) -> str | None:
             return f"has an invalid IPv6 address [{host}]"
         return None
     if "[" in netloc_host or "]" in netloc_host:
-        return "has an unbalanced [ or ] around an IPv6 address"
+        return _UNBALANCED
     labels = host.rstrip(".").split(".")
     if not all(label and _HOST_LABEL.match(label) for label in labels):
         return f"has an invalid host name {host!r}"
