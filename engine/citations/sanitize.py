@@ -17,6 +17,7 @@ from engine.citations.parse import (
     tidy_after_removal,
 )
 from engine.citations.results import SanitizationReason, SanitizationRemoval, SanitizedReport
+from engine.citations.rewrite import MarkerMap, UrlMap
 from engine.citations.sections import forms_structure
 from engine.citations.urls import normalize_url, url_scheme
 
@@ -156,9 +157,7 @@ def _renumber_entries(
     return renumbered, kept_urls
 
 
-def _sanitize_once(
-    report: str, given: ParsedReport | None = None
-) -> tuple[SanitizedReport, bool]:
+def _sanitize_once(report: str, given: ParsedReport | None = None) -> tuple[SanitizedReport, bool]:
     """One sanitizing pass (see `sanitize_report`), and whether it must be repeated."""
     cut_at = find_tool_markup(report)
     text = report if cut_at is None else report[:cut_at].rstrip()
@@ -166,7 +165,6 @@ def _sanitize_once(
     removed: list[SanitizationRemoval] = []
     replacements: dict[int, str | None] = {}
     renumbered, kept_urls = _renumber_entries(parsed, removed, replacements)
-    kept_by_url: dict[str, int] = {}  # normalized URL -> new number, built on first use
 
     # Cutting markup or dropping a heading can change how the rest parses.
     notes = RewriteNotes(structural_risk=cut_at is not None)
@@ -180,20 +178,53 @@ def _sanitize_once(
         # Without any sources list there is no numbering to close up: leave markers alone.
         return renumbered.get(number) if has_entries else number
 
-    def map_body_url(url: str) -> str | None:
-        if not kept_by_url and kept_urls:
-            for kept_url, kept_number in kept_urls:
-                kept_by_url.setdefault(normalize_url(kept_url), kept_number)
-        number = kept_by_url.get(normalize_url(url))
+    body_urls = _BodyUrls(kept_urls, removed)
+    _rewrite_bodies(parsed, replacements, notes, map_marker, body_urls.citation, removed)
+    sanitized = render_report(parsed, replacements)
+    if any(value is None for value in replacements.values()):
+        sanitized = tidy_after_removal(sanitized, text)
+    sanitized_report = SanitizedReport(
+        sanitized_report=sanitized,
+        removed=removed,
+        renumbered=renumbered,
+        tool_markup_removed=cut_at is not None,
+    )
+    return sanitized_report, notes.structural_risk
+
+
+class _BodyUrls:
+    """A bare URL in the prose becomes its citation when it is a kept, safe source."""
+
+    def __init__(self, kept_urls: list[tuple[str, int]], removed: list[SanitizationRemoval]):
+        self.kept_urls = kept_urls
+        self.removed = removed
+        self.kept_by_url: dict[str, int] = {}  # normalized URL -> new number, built on first use
+
+    def citation(self, url: str) -> str | None:
+        """`[n]` for a kept source's URL; None (and the removal recorded) for any other."""
+        if not self.kept_by_url and self.kept_urls:
+            for kept_url, kept_number in self.kept_urls:
+                self.kept_by_url.setdefault(normalize_url(kept_url), kept_number)
+        number = self.kept_by_url.get(normalize_url(url))
         if number is not None and unsafe_url_reason(url) is None:
             return f"[{number}]"
-        removed.append(
+        self.removed.append(
             SanitizationRemoval(
                 number=None, url=url, reason=unsafe_url_reason(url) or "not_a_listed_source"
             )
         )
         return None
 
+
+def _rewrite_bodies(
+    parsed: ParsedReport,
+    replacements: dict[int, str | None],
+    notes: RewriteNotes,
+    map_marker: MarkerMap,
+    map_body_url: UrlMap,
+    removed: list[SanitizationRemoval],
+) -> None:
+    """Collapse the links of every prose block and renumber or drop its citations."""
     known = parsed.entry_numbers
     for index, prose in parsed.body_blocks():
         collapsed, link_targets = collapse_links(prose)
@@ -210,14 +241,3 @@ def _sanitize_once(
             replacements[index] = rewritten
             if forms_structure(rewritten):
                 notes.structural_risk = True
-
-    sanitized = render_report(parsed, replacements)
-    if any(value is None for value in replacements.values()):
-        sanitized = tidy_after_removal(sanitized, text)
-    sanitized_report = SanitizedReport(
-        sanitized_report=sanitized,
-        removed=removed,
-        renumbered=renumbered,
-        tool_markup_removed=cut_at is not None,
-    )
-    return sanitized_report, notes.structural_risk
