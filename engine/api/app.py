@@ -111,18 +111,34 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 def _add_routes(app: FastAPI, settings: Settings) -> None:
+    api = _Sessions(settings)
+    _add_research_routes(app, api)
+    _add_reading_routes(app, api)
+    _add_review_routes(app, api)
+
+
+class _Sessions:
+    """What the routes share: the settings, and launching and streaming this worker's runs."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @staticmethod
     def runs(request: Request) -> SessionRuns:
         runs: SessionRuns = request.app.state.runs
         return runs
 
-    async def launch(request: Request, session_id: str | None, leg: Leg, auto: bool = False) -> str:
+    async def launch(
+        self, request: Request, session_id: str | None, leg: Leg, auto: bool = False
+    ) -> str:
         try:
-            return await runs(request).launch(session_id, leg, auto_approve=auto)
+            return await self.runs(request).launch(session_id, leg, auto_approve=auto)
         except SessionBusy:
             raise HTTPException(409, "the session is already running in this worker") from None
 
-    def stream(request: Request, session_id: str, after: int = 0) -> StreamingResponse:
-        active = runs(request)
+    def stream(self, request: Request, session_id: str, after: int = 0) -> StreamingResponse:
+        active = self.runs(request)
+        settings = self.settings
 
         async def still_running() -> bool:
             if active.busy(session_id):
@@ -136,12 +152,14 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         headers = {**_SSE_HEADERS, "X-Session-Id": session_id}
         return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
 
-    async def stage(request: Request, session_id: str) -> str:
-        found = await runs(request).stage(session_id)
+    async def stage(self, request: Request, session_id: str) -> str:
+        found = await self.runs(request).stage(session_id)
         if found == "new":
             raise HTTPException(404, f"no saved session {session_id!r}")
         return found
 
+
+def _add_research_routes(app: FastAPI, api: _Sessions) -> None:
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
@@ -150,29 +168,31 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
     async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
         """Start a session; its events as Server-Sent Events until it pauses or ends."""
         question, mode = body.question.strip(), body.mode
-        session_id = await launch(
+        session_id = await api.launch(
             request, None, lambda s: s.start(question, mode=mode), body.auto_approve
         )
-        return stream(request, session_id)
+        return api.stream(request, session_id)
 
     @app.post("/v1/research/sync")
     async def research_sync(body: ResearchRequest, request: Request) -> JSONResponse:
         """Run a session to its end (plan approved as proposed) and return the report."""
         question, mode = body.question.strip(), body.mode
-        session_id = await launch(request, None, lambda s: s.start(question, mode=mode), True)
-        await runs(request).finished(session_id)
-        return _outcome(settings, session_id)
+        session_id = await api.launch(request, None, lambda s: s.start(question, mode=mode), True)
+        await api.runs(request).finished(session_id)
+        return _outcome(api.settings, session_id)
 
+
+def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
     @app.get("/v1/sessions")
     async def sessions() -> list[dict[str, Any]]:
-        return [info.model_dump() for info in list_sessions(settings)]
+        return [info.model_dump() for info in list_sessions(api.settings)]
 
     @app.get("/v1/sessions/{session_id}")
     async def session(request: Request, session_id: str = SESSION_ID) -> dict[str, Any]:
-        info = get_session(settings, session_id)
+        info = get_session(api.settings, session_id)
         if info is None:
             raise HTTPException(404, f"no saved session {session_id!r}")
-        return {**info.model_dump(), "stage": await stage(request, session_id)}
+        return {**info.model_dump(), "stage": await api.stage(request, session_id)}
 
     @app.get("/v1/sessions/{session_id}/events", response_class=StreamingResponse)
     async def events(
@@ -181,17 +201,19 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         last_event_id: int = Header(0, ge=0, alias="Last-Event-ID"),
     ) -> StreamingResponse:
         """The session's events after `Last-Event-ID`, live while it runs."""
-        if get_session(settings, session_id) is None:
+        if get_session(api.settings, session_id) is None:
             raise HTTPException(404, f"no saved session {session_id!r}")
-        return stream(request, session_id, after=last_event_id)
+        return api.stream(request, session_id, after=last_event_id)
 
     @app.get("/v1/sessions/{session_id}/report")
     async def report(session_id: str = SESSION_ID) -> dict[str, Any]:
-        found = load_report_event(settings, session_id)
+        found = load_report_event(api.settings, session_id)
         if found is None:
             raise HTTPException(404, f"session {session_id!r} has no report yet")
         return found.model_dump(mode="json")
 
+
+def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
     @app.post("/v1/sessions/{session_id}/plan", status_code=202)
     async def review(
         body: PlanReview, request: Request, session_id: str = SESSION_ID
@@ -202,25 +224,25 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         except ValidationError as exc:
             problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
             raise HTTPException(422, problem) from None
-        await _require_stage(request, session_id, "paused", stage)
-        await launch(request, session_id, lambda s: s.review_plan(decision))
+        await _require_stage(request, session_id, "paused", api.stage)
+        await api.launch(request, session_id, lambda s: s.review_plan(decision))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/clarification", status_code=202)
     async def clarify(
         body: ClarificationAnswer, request: Request, session_id: str = SESSION_ID
     ) -> dict[str, str]:
-        await _require_stage(request, session_id, "paused", stage)
+        await _require_stage(request, session_id, "paused", api.stage)
         answer = body.answer.strip()
-        await launch(request, session_id, lambda s: s.answer_clarification(answer))
+        await api.launch(request, session_id, lambda s: s.answer_clarification(answer))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/resume", status_code=202)
     async def resume(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
         """Continue a session from its last checkpoint (a worker that died mid-run)."""
-        if await stage(request, session_id) == "finished":
+        if await api.stage(request, session_id) == "finished":
             raise HTTPException(409, "the session is finished; ask a follow-up instead")
-        await launch(request, session_id, lambda s: s.resume())
+        await api.launch(request, session_id, lambda s: s.resume())
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/questions", status_code=202)
@@ -228,15 +250,15 @@ def _add_routes(app: FastAPI, settings: Settings) -> None:
         body: FollowUp, request: Request, session_id: str = SESSION_ID
     ) -> dict[str, str]:
         """Ask a follow-up question in a finished session."""
-        await _require_stage(request, session_id, "finished", stage)
+        await _require_stage(request, session_id, "finished", api.stage)
         question, mode = body.question.strip(), body.mode
         leg: Leg = lambda s: s.start(question, mode=mode)  # noqa: E731
-        await launch(request, session_id, leg, body.auto_approve)
+        await api.launch(request, session_id, leg, body.auto_approve)
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/cancel", status_code=202)
     async def cancel(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
-        if not await runs(request).cancel(session_id):
+        if not await api.runs(request).cancel(session_id):
             raise HTTPException(409, "the session is not running in this worker")
         return _accepted(session_id)
 
