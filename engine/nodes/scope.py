@@ -63,8 +63,28 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 def build_scope_graph(deps: EngineDeps) -> Any:
     """Compile the scope_intake subgraph."""
+    nodes = ScopeNodes(deps)
+    graph = StateGraph(ResearchState)
+    graph.add_node("clarify", nodes.clarify)
+    graph.add_node("ask_clarification", nodes.ask_clarification)
+    graph.add_node("write_brief", nodes.write_brief)
+    graph.add_node("draft_plan", nodes.draft_plan)
+    graph.add_node("review_plan", nodes.review_plan)
+    graph.add_edge(START, "clarify")
+    graph.add_edge("ask_clarification", "write_brief")
+    graph.add_edge("write_brief", "draft_plan")
+    graph.add_edge("draft_plan", "review_plan")
+    return graph.compile()
+
+
+class ScopeNodes:
+    """The steps of scope_intake, one node each, sharing the engine's dependencies."""
+
+    def __init__(self, deps: EngineDeps) -> None:
+        self.deps = deps
 
     async def clarify(
+        self,
         state: ResearchState,
     ) -> Command[Literal["ask_clarification", "write_brief", "draft_plan"]]:
         emit(PhaseChanged(phase="scoping"))
@@ -76,10 +96,10 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             return Command(goto="draft_plan", update={"research_brief": followup})
         reset = dict(RESET_RESEARCH) if previous else {}
         decision = await invoke_structured(
-            deps.model_for("orchestrator"),
+            self.deps.model_for("orchestrator"),
             ClarifyWithUser,
             [SystemMessage(content=CLARIFY_PROMPT.format(date=today())), HumanMessage(question)],
-            policy=deps.retry,
+            policy=self.deps.retry,
         )
         if decision.need_clarification and decision.question.strip():
             update = {**reset, "clarification_question": decision.question.strip()}
@@ -88,7 +108,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
 
     # The nodes that interrupt emit no phase: they re-run from the top when the person answers,
     # so the runner announces "clarifying" and "plan_review" with the pause instead.
-    async def ask_clarification(state: ResearchState) -> dict[str, Any]:
+    async def ask_clarification(self, state: ResearchState) -> dict[str, Any]:
         question = state.get("clarification_question", "")
         answer = interrupt({"kind": "clarification", "question": question})
         text = str(answer).strip()
@@ -97,7 +117,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
             "messages": [AIMessage(content=question), HumanMessage(content=text)],
         }
 
-    async def write_brief(state: ResearchState) -> dict[str, Any]:
+    async def write_brief(self, state: ResearchState) -> dict[str, Any]:
         emit(PhaseChanged(phase="scoping", detail="writing the research brief"))
         request = f"Request: {state.get('question', '')}"
         if state.get("clarification_answer"):
@@ -106,19 +126,19 @@ def build_scope_graph(deps: EngineDeps) -> Any:
                 f"\nAnswer: {state['clarification_answer']}"
             )
         brief = await invoke_structured(
-            deps.model_for("orchestrator"),
+            self.deps.model_for("orchestrator"),
             ResearchBrief,
             [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
             from_text=brief_from_text,
-            policy=deps.retry,
+            policy=self.deps.retry,
         )
         return {"research_brief": brief.research_brief}
 
-    async def draft_plan(state: ResearchState) -> dict[str, Any]:
+    async def draft_plan(self, state: ResearchState) -> dict[str, Any]:
         emit(PhaseChanged(phase="planning"))
         question = state.get("question", "")
         brief = state.get("research_brief", "")
-        grounding = await _grounding_results(deps, question, brief)
+        grounding = await _grounding_results(self.deps, question, brief)
         feedback = state.get("plan_feedback") or ""
         system = PLAN_PROMPT.format(
             date=today(), feedback=PLAN_FEEDBACK.format(feedback=feedback) if feedback else ""
@@ -131,10 +151,10 @@ def build_scope_graph(deps: EngineDeps) -> Any:
         if grounding:
             human += f"\n\n## Search results\n{grounding}"
         plan = await invoke_structured(
-            deps.model_for("planner"),
+            self.deps.model_for("planner"),
             ResearchPlan,
             [SystemMessage(content=system), HumanMessage(human)],
-            policy=deps.retry,
+            policy=self.deps.retry,
             repair=with_distinct_sections,
         )
         return {
@@ -146,6 +166,7 @@ def build_scope_graph(deps: EngineDeps) -> Any:
         }
 
     async def review_plan(
+        self,
         state: ResearchState,
     ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
         raw = interrupt(
@@ -174,18 +195,6 @@ def build_scope_graph(deps: EngineDeps) -> Any:
         if decision.action == "edit" and decision.plan is not None:
             update["plan"] = decision.plan.model_dump(mode="json")
         return Command(goto="__end__", update=update)
-
-    graph = StateGraph(ResearchState)
-    graph.add_node("clarify", clarify)
-    graph.add_node("ask_clarification", ask_clarification)
-    graph.add_node("write_brief", write_brief)
-    graph.add_node("draft_plan", draft_plan)
-    graph.add_node("review_plan", review_plan)
-    graph.add_edge(START, "clarify")
-    graph.add_edge("ask_clarification", "write_brief")
-    graph.add_edge("write_brief", "draft_plan")
-    graph.add_edge("draft_plan", "review_plan")
-    return graph.compile()
 
 
 async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str:
