@@ -193,7 +193,10 @@ class DeepResearchApp(App[int]):
         screen.view.session_id = session.session_id
         screen.view.question = session.question
         if events:
-            screen.replay(events)
+            from tui.elapsed import stored_elapsed
+
+            elapsed = stored_elapsed(events, session.created_at, session.updated_at)
+            screen.replay(events, elapsed=elapsed)
         if choice.action == "resume":
             screen.show_note(f"Resuming: {session.question}")
             screen.resume()

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -178,10 +179,10 @@ class ResearchScreen(Screen[None]):
         return self.query_one(StatusHeader)
 
     def _tick(self) -> None:
-        started = self.view.started_at
+        started, finished = self.view.started_at, self.view.finished_at
         if started is not None:
-            end = self.view.finished_at if self.view.finished_at is not None else self.clock()
-            self.header.show_elapsed(end - started)
+            end = finished if finished is not None else self.clock()
+            self.header.show_elapsed(end - started, final=finished is not None)
 
     def reset(self) -> None:
         """Clear every pane for a new or reopened session."""
@@ -198,13 +199,33 @@ class ResearchScreen(Screen[None]):
         self.query_one(ModeToggle).show_route(None)
         self._set_resumable(False)
 
-    def replay(self, events: list[Event]) -> None:
-        """Show a stored session by replaying its events, exactly as they arrived live."""
+    class Replayed(Message, bubble=False):
+        """The last of a replay's messages: how long the stored session took (None: unknown)."""
+
+        def __init__(self, elapsed: float | None, epoch: int) -> None:
+            super().__init__()
+            self.elapsed = elapsed
+            self.epoch = epoch
+
+    def replay(self, events: list[Event], *, elapsed: float | None = None) -> None:
+        """Show a stored session by replaying its events, exactly as they arrived live, and
+        then the time it took (`elapsed`, from what was stored), not the replay's own."""
         from tui.bridge import EventBridge
 
         bridge = EventBridge(self, self.link.epoch)
         for event in events:
             bridge.post(event)
+        self.post_message(self.Replayed(elapsed, self.link.epoch))
+
+    @for_session_on_screen
+    def on_research_screen_replayed(self, message: Replayed) -> None:
+        if message.elapsed is None:
+            self.view.started_at = self.view.finished_at = None
+            self.header.show_elapsed(None)
+            return
+        now = self.clock()
+        self.view.started_at, self.view.finished_at = now - message.elapsed, now
+        self._tick()
 
     # ---- panes -------------------------------------------------------------------------
 

@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tui.elapsed import format_elapsed
 from tui.labels import gate_status_label, phase_label
-from tui.presentation import format_clock, format_tokens, one_line
+from tui.presentation import format_tokens, one_line
 
 if TYPE_CHECKING:
     from engine.events import RuntimeProgress, UsageUpdated
@@ -37,6 +38,7 @@ class StatusHeader(Vertical):
         self._progress: RuntimeProgress | None = None
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
+        self._elapsed_final = False
         self._documents = ""
         self._model_call = ""
         self._badge_ready = False
@@ -68,8 +70,10 @@ class StatusHeader(Vertical):
         self._usage = usage
         self._render_line()
 
-    def show_elapsed(self, seconds: float | None) -> None:
+    def show_elapsed(self, seconds: float | None, *, final: bool = False) -> None:
+        """A run's time so far, or with `final` what it took (None: unknown, not shown)."""
         self._elapsed = seconds
+        self._elapsed_final = final
         self._render_line()
 
     def show_documents(self, text: str) -> None:
@@ -125,7 +129,7 @@ class StatusHeader(Vertical):
             line.append(f"{records} records · {domains} domains")
         if self._elapsed is not None:
             line.append("  elapsed ", style="dim")
-            line.append(format_clock(self._elapsed))
+            line.append(format_elapsed(self._elapsed, final=self._elapsed_final))
         if self._usage is not None:
             total_in, total_out = self._usage.total_input_tokens, self._usage.total_output_tokens
             line.append("  tokens ", style="dim")

@@ -1,0 +1,86 @@
+"""Elapsed time in the header: a clock while a run goes, what a finished run took.
+
+A live run is timed by the app's clock. A reopened session is timed from what was stored: its
+index row says when it was created and last changed (to the second), and its research units
+carry wall-clock start and finish times. Nothing is guessed: a session whose last question has
+not ended, or whose last question's start was never stored (a follow-up), shows no elapsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from tui.presentation import format_clock
+
+if TYPE_CHECKING:
+    from engine.events import Event
+
+_ENDED_PHASES = {"done", "cancelled", "failed"}
+
+
+def format_elapsed(seconds: float, *, final: bool) -> str:
+    """A running clock as M:SS; a finished run under a minute in seconds, so that a quick
+    answer reads "0.4s", not "0:00"."""
+    if final and seconds < 10:
+        return f"{max(0.0, seconds):.1f}s"
+    if final and seconds < 60:
+        return f"{seconds:.0f}s"
+    return format_clock(seconds)
+
+
+def _wall(stamp: str) -> float | None:
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)  # the index writes UTC
+    return moment.timestamp()
+
+
+def stored_elapsed(events: Iterable[Event], created_at: str, updated_at: str) -> float | None:
+    """How long a saved session took from its question to its end, or None when unknown.
+
+    `created_at` and `updated_at` are the session's index row: written when its question
+    started and when it last changed status (its end, for an ended session). Its units' finish
+    times are finer: they lengthen the span when the row's whole seconds would shorten it.
+    """
+    from engine.events import (
+        PhaseChanged,
+        ResearchUnitUpdated,
+        RunFailed,
+        RunFinished,
+        RuntimeProgress,
+        SessionStarted,
+    )
+
+    questions, ended = 0, False
+    last: float | None = None
+    for event in events:
+        if isinstance(event, SessionStarted):
+            ended = False
+            if not event.resumed:
+                questions += 1
+                last = None  # only the last question's units count
+        elif isinstance(event, RunFinished | RunFailed) or (
+            isinstance(event, PhaseChanged) and event.phase in _ENDED_PHASES
+        ):
+            ended = True
+        units = []
+        if isinstance(event, ResearchUnitUpdated):
+            units = [event.unit]
+        elif isinstance(event, RuntimeProgress):
+            units = list(event.research_units)
+        for unit in units:
+            if unit.finished_at is not None:
+                last = unit.finished_at if last is None else max(last, unit.finished_at)
+    if not ended or questions != 1:
+        return None
+    start, end = _wall(created_at), _wall(updated_at)
+    if start is None or end is None:
+        return None
+    if last is not None:
+        end = max(end, last)
+    return max(0.0, end - start)
