@@ -233,18 +233,55 @@ def build_shallow_graph(
         max_context_chars: Request size cap for compaction; defaults to the model window.
         clock: Source of the current date for the prompt (tests pin it).
     """
-    bound_tools = quick_path_tools(tools)
-    budget = ShallowBudget.from_settings(settings)
-    char_budget = max_context_chars or context_char_budget(settings)
-    now = clock or (lambda: datetime.now().astimezone())
+    nodes = _QuickNodes(
+        model,
+        quick_path_tools(tools),
+        ShallowBudget.from_settings(settings),
+        char_budget=max_context_chars or context_char_budget(settings),
+        now=clock or (lambda: datetime.now().astimezone()),
+        available_documents=available_documents,
+    )
+    graph = StateGraph(ShallowResearchState)
+    graph.add_node("agent", nodes.agent)
+    graph.add_edge(START, "agent")
+    if nodes.bound_tools:
+        graph.add_node("tools", nodes.run_tools)
+        graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
+        graph.add_edge("tools", "agent")
+    else:
+        graph.add_edge("agent", END)
+    compiled = graph.compile(name=GRAPH_NAME)
+    return compiled.with_config(recursion_limit=shallow_recursion_limit(settings))
+
+
+class _QuickNodes:
+    """The loop's two nodes: the agent turn and the tool calls it asked for."""
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        bound_tools: list[BaseTool],
+        budget: ShallowBudget,
+        *,
+        char_budget: int,
+        now: Callable[[], datetime],
+        available_documents: list[str] | None,
+    ) -> None:
+        self.model = model
+        self.bound_tools = bound_tools
+        self.budget = budget
+        self.char_budget = char_budget
+        self.now = now
+        self.available_documents = available_documents
+        self.tool_node = ToolNode(bound_tools, handle_tool_errors=_tool_failure)
 
     def request_for(
-        state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
+        self, state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
     ) -> list[BaseMessage]:
         prompt = render_shallow_prompt(
             tools_info=state.get("tools_info") or tools_info_from(usable),
-            now=now(),
-            available_documents=state.get("available_documents") or available_documents or (),
+            now=self.now(),
+            available_documents=state.get("available_documents") or self.available_documents or (),
             collection_name=state.get("collection_name"),
             user_info=state.get("user_info"),
         )
@@ -255,22 +292,18 @@ def build_shallow_graph(
         elif isinstance(request[-1], ToolMessage):
             question = _question_of(list(state["messages"]))
             request.append(HumanMessage(content=cite_reminder(question)))
-        return compact_messages(request, char_budget)
+        return compact_messages(request, self.char_budget)
 
-    async def agent(state: ShallowResearchState) -> dict[str, Any]:
+    async def agent(self, state: ShallowResearchState) -> dict[str, Any]:
         iterations = state.get("tool_iterations") or 0
         turns = state.get("llm_turns") or 0
-        usable = _selected_tools(state, bound_tools)
-        exhausted = budget.exhausted(tool_iterations=iterations, llm_turns=turns)
+        usable = _selected_tools(state, self.bound_tools)
+        exhausted = self.budget.exhausted(tool_iterations=iterations, llm_turns=turns)
         # The session's budget: the answer is written now, from what was found so far.
         exhausted = exhausted or (bool(usable) and budget_reached() is not None)
         with_tools = bool(usable) and not exhausted
         messages: list[BaseMessage] = list(state["messages"])
-        forced = _first_search_choice(usable, messages) if with_tools else None
-        runnable = model.bind_tools(usable, tool_choice=forced) if with_tools else model
-        reply = _as_ai_message(await runnable.ainvoke(request_for(state, usable, exhausted)))
-        if forced is not None and not reply.tool_calls:
-            reply = engine_search([HumanMessage(content=_question_of(messages))])
+        reply = await self._reply(state, usable, exhausted, with_tools=with_tools)
         if with_tools and _unreadable_call(reply):
             # Not an answer: give the model one more turn to call properly or answer.
             notice = HumanMessage(content=MALFORMED_CALL_NOTICE)
@@ -280,32 +313,43 @@ def build_shallow_graph(
                 "llm_turns": turns + 1,
             }
         if with_tools:
-            reply = _capped(reply, budget.remaining_tool_calls(iterations))
-        if with_tools and not reply.tool_calls and _no_answer(reply) and _searched(messages):
-            # An empty or heading-only reply after a search: ask once more, without tools.
-            retry = request_for(state, usable, True)
-            reply = _as_ai_message(await model.ainvoke(retry))
+            reply = await self._within_budget(state, usable, reply, iterations)
         if not with_tools or not reply.tool_calls:
             reply = _finished(_answer_only(reply), messages)
         spent = iterations + len(reply.tool_calls)
         if not reply.tool_calls:
-            emit(_budget_metric(budget, spent, turns + 1, forced=exhausted))
+            emit(_budget_metric(self.budget, spent, turns + 1, forced=exhausted))
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
 
-    async def run_tools(state: ShallowResearchState) -> dict[str, Any]:
-        result = await tool_node.ainvoke(state)
+    async def _reply(
+        self,
+        state: ShallowResearchState,
+        usable: list[BaseTool],
+        exhausted: bool,
+        *,
+        with_tools: bool,
+    ) -> AIMessage:
+        """The model's reply; a first turn that should have searched and did not, searches."""
+        messages: list[BaseMessage] = list(state["messages"])
+        forced = _first_search_choice(usable, messages) if with_tools else None
+        runnable = self.model.bind_tools(usable, tool_choice=forced) if with_tools else self.model
+        reply = _as_ai_message(await runnable.ainvoke(self.request_for(state, usable, exhausted)))
+        if forced is not None and not reply.tool_calls:
+            reply = engine_search([HumanMessage(content=_question_of(messages))])
+        return reply
+
+    async def _within_budget(
+        self, state: ShallowResearchState, usable: list[BaseTool], reply: AIMessage, iterations: int
+    ) -> AIMessage:
+        """The reply's tool calls cut to what the budget has left; a reply with no answer
+        after a search is asked for once more, without tools."""
+        reply = _capped(reply, self.budget.remaining_tool_calls(iterations))
+        if not reply.tool_calls and _no_answer(reply) and _searched(list(state["messages"])):
+            retry = self.request_for(state, usable, True)
+            reply = _as_ai_message(await self.model.ainvoke(retry))
+        return reply
+
+    async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:
+        result = await self.tool_node.ainvoke(state)
         catalog = catalog_of(state["messages"])
         return {"messages": renumber(result.get("messages", []), catalog)}
-
-    graph = StateGraph(ShallowResearchState)
-    graph.add_node("agent", agent)
-    graph.add_edge(START, "agent")
-    tool_node = ToolNode(bound_tools, handle_tool_errors=_tool_failure)
-    if bound_tools:
-        graph.add_node("tools", run_tools)
-        graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
-        graph.add_edge("tools", "agent")
-    else:
-        graph.add_edge("agent", END)
-    compiled = graph.compile(name=GRAPH_NAME)
-    return compiled.with_config(recursion_limit=shallow_recursion_limit(settings))
