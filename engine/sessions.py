@@ -4,6 +4,8 @@ A small SQLite file beside LangGraph's checkpoints (`sessions-index.sqlite` in t
 directory), written by the runner at each state change, so the sessions list needs no graph
 and no LangChain import. It is a separate file on purpose: a synchronous write must never wait
 on the checkpointer's own connection, which runs on the event loop this write would block.
+With CHECKPOINT_URL the index lives in PostgreSQL beside the checkpoints, so every worker of a
+deployment lists the same sessions (`engine/session_index_pg.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from engine.config import Settings
 from engine.events import ReportReady
@@ -66,13 +69,22 @@ def record_session(
 
     # A running session is locked by this process, so a later look can tell a dead run. The
     # lock is taken before the row says `running` and dropped after it says something else.
+    shared = settings.checkpoint_url is not None
     if status == "running":
         run_lock.hold(settings, session_id)
+        if shared:
+            from engine import session_index_pg
+
+            session_index_pg.hold_running(settings, session_id)
     try:
         _write_row(settings, session_id, status, question, mode, report_path)
     finally:
         if status != "running":
             run_lock.release(settings, session_id)
+            if shared:
+                from engine import session_index_pg
+
+                session_index_pg.release_running(settings, session_id)
 
 
 def _write_row(
@@ -88,6 +100,11 @@ def _write_row(
         from engine.terminal_text import one_line
 
         question = one_line(question)  # listed on terminals later: no control sequences
+    if settings.checkpoint_url is not None:
+        from engine import session_index_pg
+
+        session_index_pg.write_row(settings, session_id, status, question, mode, report_path, now)
+        return
     with closing(_connect(index_path(settings))) as db, db:
         row = db.execute(
             "SELECT question FROM deepresearch_sessions WHERE session_id = ?", (session_id,)
@@ -109,15 +126,7 @@ def _write_row(
 def list_sessions(settings: Settings) -> list[SessionInfo]:
     """Saved sessions, most recently updated first; a `running` session whose process is
     gone (killed, crashed) is listed as `interrupted`, which is what it is."""
-    from engine import run_lock
-
-    if not index_path(settings).exists():
-        return []
-    with closing(_connect(index_path(settings))) as db:
-        rows = db.execute(
-            "SELECT session_id, question, created_at, updated_at, status, mode, report_path"
-            " FROM deepresearch_sessions ORDER BY updated_at DESC, created_at DESC"
-        ).fetchall()
+    rows = _index_rows(settings)
     return [
         SessionInfo(
             session_id=row[0],
@@ -126,7 +135,7 @@ def list_sessions(settings: Settings) -> list[SessionInfo]:
             updated_at=row[3],
             status=(
                 "interrupted"
-                if row[4] == "running" and not run_lock.is_alive(settings, row[0])
+                if row[4] == "running" and not is_running(settings, row[0])
                 else row[4]
             ),
             mode=row[5],
@@ -134,6 +143,40 @@ def list_sessions(settings: Settings) -> list[SessionInfo]:
         )
         for row in rows
     ]
+
+
+def _listed_status(settings: Settings, session_id: str, status: str) -> Any:
+    """A `running` row whose process is gone (killed, crashed) is `interrupted`."""
+    return "interrupted" if status == "running" and not is_running(settings, session_id) else status
+
+
+def _index_rows(settings: Settings) -> list[tuple[Any, ...]]:
+    if settings.checkpoint_url is not None:
+        from engine import session_index_pg
+
+        return session_index_pg.rows(settings)
+    if not index_path(settings).exists():
+        return []
+    with closing(_connect(index_path(settings))) as db:
+        return list(
+            db.execute(
+                "SELECT session_id, question, created_at, updated_at, status, mode, report_path"
+                " FROM deepresearch_sessions ORDER BY updated_at DESC, created_at DESC"
+            ).fetchall()
+        )
+
+
+def is_running(settings: Settings, session_id: str) -> bool:
+    """Whether a live process runs the session: this machine's, or with CHECKPOINT_URL, any."""
+    from engine import run_lock
+
+    if run_lock.is_alive(settings, session_id):
+        return True
+    if settings.checkpoint_url is not None:
+        from engine import session_index_pg
+
+        return session_index_pg.running_anywhere(settings, session_id)
+    return False
 
 
 def get_session(settings: Settings, session_id: str) -> SessionInfo | None:
@@ -195,7 +238,10 @@ def _session_files(settings: Settings, session_id: str) -> list[Path]:
     reports = settings.reports_dir
     if reports.is_dir():
         # The first question's report and audit, then each follow-up's (`ID-N.md`).
-        numbered = re.compile(re.escape(session_id) + r"(-\d+)?(\.md|\.audit\.json)")
+        # A partial report continued with a raised budget has its own (`ID-continued-N.md`).
+        numbered = re.compile(
+            re.escape(session_id) + r"(-\d+)?(-continued-\d+)?(\.md|\.audit\.json)"
+        )
         files += sorted(path for path in reports.iterdir() if numbered.fullmatch(path.name))
     lock = run_lock.lock_path(settings, session_id)
     if lock is not None:
@@ -226,7 +272,7 @@ async def adelete_session(settings: Settings, session_id: str) -> DeletedSession
     info = get_session(settings, session_id)
     if info is None:
         raise SessionNotDeleted(f"no saved session {session_id!r}")
-    if run_lock.is_alive(settings, session_id):
+    if is_running(settings, session_id):
         raise SessionNotDeleted(
             f"session {session_id} is running; cancel the run (ctrl+x in the app, ctrl+c for "
             "deepresearch run) and delete it when it has stopped"
@@ -256,8 +302,13 @@ async def _delete_stored(settings: Settings, session_id: str) -> DeletedSession:
     files = tuple(_session_files(settings, session_id))
     for path in files:
         path.unlink(missing_ok=True)
-    with closing(_connect(index_path(settings))) as db, db:
-        db.execute("DELETE FROM deepresearch_sessions WHERE session_id = ?", (session_id,))
+    if settings.checkpoint_url is not None:
+        from engine import session_index_pg
+
+        session_index_pg.delete_row(settings, session_id)
+    else:
+        with closing(_connect(index_path(settings))) as db, db:
+            db.execute("DELETE FROM deepresearch_sessions WHERE session_id = ?", (session_id,))
     return DeletedSession(session_id, files, checkpoints)
 
 

@@ -152,7 +152,7 @@ def test_sessions_lists_saved_sessions_with_status(tmp_path: Path, capsys, monke
     record_session(settings, "s-2", status="awaiting_plan_review", question="What is WAL?")
     assert sessions_command.run(argparse.Namespace()) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["SESSION", "STATUS", "UPDATED", "QUESTION"]
+    assert out[0].split() == ["SESSION", "STATUS", "UPDATED", "TOKENS", "COST", "QUESTION"]
     rows = {line.split()[0]: line for line in out[1:]}
     assert "completed" in rows["s-1"] and "How do caches work?" in rows["s-1"]
     assert "awaiting_plan_review" in rows["s-2"]

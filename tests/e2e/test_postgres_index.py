@@ -1,0 +1,86 @@
+"""With CHECKPOINT_URL the session index is in PostgreSQL: every worker lists the same sessions,
+and a run on one machine is seen running from another until its process dies."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.commands.run import EXIT_OK, run_headless
+from engine.protocol import SessionNotDeleted
+from engine.sessions import adelete_session, get_session, list_sessions, record_session
+from tests.e2e.test_postgres_checkpoints import QUESTION, database, settings_for
+from tests.unit.engine.test_headless import parse
+
+__all__ = ["database"]  # the fixture, used by name
+SESSION = "20261124-000000-abc123"
+
+HOLDER = """
+import sys, time
+from engine.config import settings_from_mapping
+from engine.sessions import record_session
+settings = settings_from_mapping({"DATA_DIR": sys.argv[1], "CHECKPOINT_URL": sys.argv[2]})
+record_session(settings, sys.argv[3], status="running", question="held", mode="deep")
+print("holding", flush=True)
+time.sleep(120)
+"""
+
+
+async def test_workers_with_separate_data_folders_list_the_same_sessions(
+    tmp_path: Path, database: str
+) -> None:
+    first = settings_for(tmp_path / "a", database)
+    second = settings_for(tmp_path / "b", database)
+    code = await run_headless(
+        first,
+        parse(QUESTION, "--mode", "quick"),
+        stderr=io.StringIO(),
+        stdout=io.StringIO(),
+    )
+    assert code == EXIT_OK
+    listed = list_sessions(second)
+    assert [info.question for info in listed] == [QUESTION]
+    assert listed[0].status == "completed"
+    assert not (tmp_path / "b" / "sessions-index.sqlite").exists()
+
+
+async def test_a_run_on_another_machine_is_running_until_its_process_dies(
+    tmp_path: Path, database: str
+) -> None:
+    worker = settings_for(tmp_path / "worker", database)
+    here = settings_for(tmp_path / "here", database)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            HOLDER,
+            str(tmp_path / "worker"),
+            database,
+            SESSION,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        info = get_session(here, SESSION)
+        assert info is not None and info.status == "running"
+        with pytest.raises(SessionNotDeleted, match="is running"):
+            await adelete_session(here, SESSION)
+    finally:
+        holder.kill()
+        holder.wait()
+    for _ in range(50):  # the server notices the dropped connection
+        info = get_session(here, SESSION)
+        if info is not None and info.status == "interrupted":
+            break
+        time.sleep(0.1)
+    assert info is not None and info.status == "interrupted"
+    record_session(worker, SESSION, status="failed")
+    await adelete_session(here, SESSION)
+    assert get_session(worker, SESSION) is None
