@@ -5,7 +5,7 @@ directory), written by the runner at each state change, so the sessions list nee
 and no LangChain import. It is a separate file on purpose: a synchronous write must never wait
 on the checkpointer's own connection, which runs on the event loop this write would block.
 With CHECKPOINT_URL the index lives in PostgreSQL beside the checkpoints, so every worker of a
-deployment lists the same sessions (`engine/session_index_pg.py`).
+deployment lists the same sessions (`engine/postgres_sessions.py`).
 """
 
 from __future__ import annotations
@@ -73,18 +73,18 @@ def record_session(
     if status == "running":
         run_lock.hold(settings, session_id)
         if shared:
-            from engine import session_index_pg
+            from engine import postgres_sessions
 
-            session_index_pg.hold_running(settings, session_id)
+            postgres_sessions.hold_running(settings, session_id)
     try:
         _write_row(settings, session_id, status, question, mode, report_path)
     finally:
         if status != "running":
             run_lock.release(settings, session_id)
             if shared:
-                from engine import session_index_pg
+                from engine import postgres_sessions
 
-                session_index_pg.release_running(settings, session_id)
+                postgres_sessions.release_running(settings, session_id)
 
 
 def _write_row(
@@ -101,9 +101,9 @@ def _write_row(
 
         question = one_line(question)  # listed on terminals later: no control sequences
     if settings.checkpoint_url is not None:
-        from engine import session_index_pg
+        from engine import postgres_sessions
 
-        session_index_pg.write_row(settings, session_id, status, question, mode, report_path, now)
+        postgres_sessions.write_row(settings, session_id, status, question, mode, report_path, now)
         return
     with closing(_connect(index_path(settings))) as db, db:
         row = db.execute(
@@ -152,9 +152,9 @@ def _listed_status(settings: Settings, session_id: str, status: str) -> Any:
 
 def _index_rows(settings: Settings) -> list[tuple[Any, ...]]:
     if settings.checkpoint_url is not None:
-        from engine import session_index_pg
+        from engine import postgres_sessions
 
-        return session_index_pg.rows(settings)
+        return postgres_sessions.rows(settings)
     if not index_path(settings).exists():
         return []
     with closing(_connect(index_path(settings))) as db:
@@ -173,9 +173,9 @@ def is_running(settings: Settings, session_id: str) -> bool:
     if run_lock.is_alive(settings, session_id):
         return True
     if settings.checkpoint_url is not None:
-        from engine import session_index_pg
+        from engine import postgres_sessions
 
-        return session_index_pg.running_anywhere(settings, session_id)
+        return postgres_sessions.running_anywhere(settings, session_id)
     return False
 
 
@@ -207,13 +207,14 @@ def load_report_event(settings: Settings, session_id: str) -> ReportReady | None
     from engine.events import ReportReady
     from engine.sessions_log import load_events, saved_report_event
 
+    stored = [e for e in load_events(settings, session_id) or [] if isinstance(e, ReportReady)]
+    if stored:
+        # The event the run announced: claims, grounding and notice as they were (also when
+        # another machine's worker wrote the report file, with events in PostgreSQL).
+        return stored[-1]
     path = _report_file(settings, session_id)
     if path is None:
         return None
-    stored = [e for e in load_events(settings, session_id) or [] if isinstance(e, ReportReady)]
-    if stored:
-        # The event the run announced: claims, grounding and notice as they were.
-        return stored[-1]
     event = saved_report_event(
         path.read_text(encoding="utf-8"), path.with_suffix("").with_suffix(".audit.json")
     )
@@ -303,9 +304,9 @@ async def _delete_stored(settings: Settings, session_id: str) -> DeletedSession:
     for path in files:
         path.unlink(missing_ok=True)
     if settings.checkpoint_url is not None:
-        from engine import session_index_pg
+        from engine import postgres_sessions
 
-        session_index_pg.delete_row(settings, session_id)
+        postgres_sessions.delete_row(settings, session_id)
     else:
         with closing(_connect(index_path(settings))) as db, db:
             db.execute("DELETE FROM deepresearch_sessions WHERE session_id = ?", (session_id,))

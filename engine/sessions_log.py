@@ -9,9 +9,10 @@ the event being written. Nothing here imports LangChain: the sessions list and t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,11 @@ async def logged(
     settings: Settings, session_id: str, stream: AsyncIterator[Event]
 ) -> AsyncIterator[Event]:
     """Pass every event of `stream` through, appending the session's facts to its log."""
+    if settings.checkpoint_url is not None:
+        async with contextlib.aclosing(_logged_in_postgres(settings, session_id, stream)) as out:
+            async for event in out:
+                yield event
+        return
     path = events_path(settings, session_id)
     private_dir(path.parent)
     private_file(path)  # what a person researched is theirs alone, like the rest of DATA_DIR
@@ -58,6 +64,41 @@ async def logged(
                     log.write(event_to_json(event) + "\n")
                     log.flush()
                 yield event
+
+
+async def _logged_in_postgres(
+    settings: Settings, session_id: str, stream: AsyncIterator[Event]
+) -> AsyncGenerator[Event, None]:
+    """The same, into PostgreSQL (CHECKPOINT_URL): every worker reads the same events.
+
+    Each write runs in a thread, so the event loop never waits on the database.
+    """
+    from engine.postgres_sessions import EventWriter
+
+    writer = await asyncio.to_thread(EventWriter, settings, session_id)
+    try:
+        async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
+            async for event in events:
+                if not isinstance(event, _NOT_STORED):
+                    await asyncio.to_thread(writer.append, event_to_json(event))
+                yield event
+    finally:
+        writer.close()
+
+
+def stored_lines(settings: Settings, session_id: str, after: int = 0) -> list[tuple[int, str]]:
+    """The session's stored event lines numbered above `after` (numbers count from 1)."""
+    if settings.checkpoint_url is not None:
+        from engine.postgres_sessions import event_lines
+
+        return event_lines(settings, session_id, after)
+    path = events_path(settings, session_id)
+    if not path.is_file():
+        return []
+    numbered = enumerate(
+        (line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), 1
+    )
+    return [(number, line) for number, line in numbered if number > after]
 
 
 @dataclass
@@ -125,14 +166,15 @@ def load_events(settings: Settings, session_id: str) -> list[Event] | None:
     """
     if not is_session_id(session_id):
         return None
-    path = events_path(settings, session_id)
-    if not path.is_file():
+    if settings.checkpoint_url is None and not events_path(settings, session_id).is_file():
+        return None
+    lines = stored_lines(settings, session_id)
+    if not lines and settings.checkpoint_url is not None:
         return None
     events: list[Event] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            with contextlib.suppress(ValidationError, ValueError):
-                events.append(parse_event(line))
+    for _number, line in lines:
+        with contextlib.suppress(ValidationError, ValueError):
+            events.append(parse_event(line))
     return events
 
 

@@ -15,11 +15,11 @@ import threading
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
 
-from engine import run_lock
 from engine.config import Settings
 from engine.events import Event
 from engine.nodes.deps import EngineDeps
 from engine.runner import ResearchSession, drive, open_engine
+from engine.sessions import is_running
 
 Leg = Callable[[ResearchSession], AsyncIterator[Event]]
 T = TypeVar("T")
@@ -110,7 +110,7 @@ class SessionRuns:
             sid = session.session_id
             # Here, or in another live process (another worker): one run of a session at once.
             if self.busy(sid) or (
-                session_id is not None and run_lock.is_alive(self._settings, sid)
+                session_id is not None and await asyncio.to_thread(is_running, self._settings, sid)
             ):
                 raise SessionBusy(sid)
             self._drivers[sid] = session

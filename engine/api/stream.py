@@ -1,12 +1,14 @@
 """A session's events as Server-Sent Events, read from its stored log.
 
-Event ids are line numbers of the log, so a client that reconnects with `Last-Event-ID`
+Event ids are line numbers of the log (numbers per session in PostgreSQL, with CHECKPOINT_URL),
+so a client that reconnects with `Last-Event-ID`
 gets exactly the events after the last one it saw, whichever worker wrote them. The stream
 ends once the session's run has paused or ended and every stored event was sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from engine.api.runs import SessionRuns
 from engine.config import Settings
-from engine.sessions_log import events_path
+from engine.sessions_log import events_path, stored_lines
 
 # How often a stream looks at the log when no event of this worker woke it (another
 # worker's run), and how often an idle stream sends a comment so proxies keep it open.
@@ -66,9 +68,16 @@ async def session_events(
     """SSE frames of the session's events with ids above `after`, live until it settles."""
     reader = _LogReader(events_path(settings, session_id))
     last_sent = time.monotonic()
+    seen = after if settings.checkpoint_url is not None else 0
     while True:
         running = await still_running()  # before the log: an event written after is not lost
-        for number, line in reader.new_lines():
+        if settings.checkpoint_url is not None:
+            # Events in PostgreSQL: the same numbers, whichever machine's worker wrote them.
+            fresh = await asyncio.to_thread(stored_lines, settings, session_id, seen)
+        else:
+            fresh = reader.new_lines()
+        for number, line in fresh:
+            seen = number
             if number > after:
                 yield _frame(number, line)
                 last_sent = time.monotonic()

@@ -84,3 +84,38 @@ async def test_a_run_on_another_machine_is_running_until_its_process_dies(
     record_session(worker, SESSION, status="failed")
     await adelete_session(here, SESSION)
     assert get_session(worker, SESSION) is None
+
+
+def test_api_workers_on_separate_machines_share_events_and_reports(
+    tmp_path: Path, database: str
+) -> None:
+    import httpx
+
+    from tests.e2e.test_api import DEEP, sse
+    from tests.helpers.api_server import api_server
+
+    with (
+        api_server(settings_for(tmp_path / "a", database)) as worker_a,
+        api_server(settings_for(tmp_path / "b", database)) as worker_b,
+    ):
+        with httpx.stream("POST", f"{worker_a}/v1/research", json=DEEP, timeout=60) as response:
+            session_id = response.headers["x-session-id"]
+            first = list(sse(response))
+        assert first[-1][1] == "plan_proposed"
+        approved = httpx.post(
+            f"{worker_b}/v1/sessions/{session_id}/plan", json={"action": "approve"}, timeout=30
+        )
+        assert approved.status_code == 202
+        url = f"{worker_b}/v1/sessions/{session_id}/events"
+        headers = {"Last-Event-ID": str(first[-1][0])}
+        with httpx.stream("GET", url, headers=headers, timeout=120) as response:
+            rest = list(sse(response))
+        ids = [number for number, _, _ in first + rest]
+        assert ids == list(range(1, len(ids) + 1))  # one numbering across both workers
+        assert rest[-1][1] == "run_finished"
+        # Worker A never saw the research, yet serves its report and lists it finished.
+        report = httpx.get(f"{worker_a}/v1/sessions/{session_id}/report").json()
+        assert report["type"] == "report_ready" and report["kept_citations"]
+        listed = httpx.get(f"{worker_a}/v1/sessions").json()
+        assert [(s["session_id"], s["status"]) for s in listed] == [(session_id, "completed")]
+    assert not (tmp_path / "a" / "session-events").exists()
