@@ -118,10 +118,11 @@ def system_prompt() -> str:
         lines += [f"  {band}: {text}" for band, text in zip(BANDS, bands, strict=True)]
     lines += [
         "",
-        "For each dimension write the reason first, in one or two sentences that point at "
-        "what the report says or leaves out, then the score. Reply with one JSON object: "
-        '{"comprehensiveness": {"reason": "...", "score": 7}, "insight": {...}, '
-        '"instruction_following": {...}, "readability": {...}}',
+        "For each dimension write the reason first, then the score. A reason is one or two "
+        "sentences about this report: name what it says, gets wrong or leaves out; do not "
+        "repeat the rubric's words. Reply with one JSON object: "
+        '{"comprehensiveness": {"reason": "<about this report>", "score": <1 to 10>}, '
+        '"insight": {...}, "instruction_following": {...}, "readability": {...}}',
     ]
     return "\n".join(lines)
 
@@ -188,12 +189,34 @@ class Verdict:
 
     @property
     def notes(self) -> list[str]:
-        """Scores given without a reason."""
-        return [
-            f"{name}: no reason given"
-            for name in DIMENSIONS
-            if self.grade(name).score is not None and not self.grade(name).reason
-        ]
+        """Scores given without a reason, or with a reason that only restates the rubric."""
+        notes = []
+        for name in DIMENSIONS:
+            grade = self.grade(name)
+            if grade.score is None:
+                continue
+            if not grade.reason:
+                notes.append(f"{name}: no reason given")
+            elif restates_rubric(name, grade.reason):
+                notes.append(f"{name}: the reason restates the rubric, not the report")
+        return notes
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+# A reason whose words are nearly all the rubric's says nothing about the report (small
+# models echo the question they were asked: "The report covers every part of the question").
+RESTATED_SHARE = 0.75
+
+
+def restates_rubric(name: str, reason: str) -> bool:
+    words = _WORD.findall(reason.lower())
+    if len(words) < 6:
+        return False
+    asks, bands = RUBRIC[name]
+    rubric = set(_WORD.findall(" ".join((asks, *bands)).lower()))
+    stems = {word[:5] for word in rubric}
+    known = sum(word in rubric or word[:5] in stems for word in words)
+    return known / len(words) >= RESTATED_SHARE
 
 
 def merge(earlier: Verdict, later: Verdict) -> Verdict:

@@ -373,3 +373,29 @@ async def test_a_failed_call_is_recorded_with_a_reason_naming_the_judge() -> Non
     record = await judge_with(broken).grade("Q?", "R.")
     assert record["status"] == "partial" and record["scores"]["comprehensiveness"] == 7
     assert record["error"] == "the judge model judge at 127.0.0.1:9 failed (RuntimeError)"
+
+
+# Reasons the local 1.5B model gave for an offline report: the first echo the rubric.
+ECHOED = {
+    "comprehensiveness": "The report covers all parts of the question, with the facts, figures "
+    "and details a reader needs.",
+    "insight": "The report goes beyond restating its sources: it explains why and how, compares, "
+    "draws conclusions, says where the evidence stops.",
+}
+SPECIFIC = {
+    "comprehensiveness": "The report does not cover the question about the default timeout for "
+    "sqlite3.connect(). It only provides information about the default timeout value.",
+    "insight": "The report does not explain why the default timeout is five seconds; it simply "
+    "states it without any context.",
+}
+
+
+def test_a_reason_that_only_echoes_the_rubric_is_noted() -> None:
+    echoed = read_verdict({**FULL, **{n: {"reason": r, "score": 8} for n, r in ECHOED.items()}})
+    assert echoed.complete
+    assert echoed.notes == [
+        "comprehensiveness: the reason restates the rubric, not the report",
+        "insight: the reason restates the rubric, not the report",
+    ]
+    specific = read_verdict({**FULL, **{n: {"reason": r, "score": 2} for n, r in SPECIFIC.items()}})
+    assert specific.notes == []
