@@ -21,8 +21,10 @@ from pydantic import ValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine.api.bodies import ClarificationAnswer, FollowUp, PlanReview, ResearchRequest
+from engine.api.engine_process import ProcessRuns
+from engine.api.legs import RESUME_LEG, Leg, answer_leg, review_leg, start_leg
 from engine.api.limits import BodyLimit
-from engine.api.runs import Leg, SessionBusy, SessionRuns
+from engine.api.runs import SessionBusy, SessionRuns
 from engine.api.stream import session_events
 from engine.config import Settings
 from engine.nodes.deps import EngineDeps
@@ -43,7 +45,11 @@ def create_app(
 ) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runs = SessionRuns(settings, deps)
+        # The engine in a process of its own, so its CPU work never delays a request; given
+        # scripted dependencies (tests, embedding), on a thread of this process.
+        runs: SessionRuns | ProcessRuns = (
+            ProcessRuns(settings) if deps is None else SessionRuns(settings, deps)
+        )
         await runs.start()
         app.state.runs = runs
         try:
@@ -124,8 +130,8 @@ class _Sessions:
         self.settings = settings
 
     @staticmethod
-    def runs(request: Request) -> SessionRuns:
-        runs: SessionRuns = request.app.state.runs
+    def runs(request: Request) -> SessionRuns | ProcessRuns:
+        runs: SessionRuns | ProcessRuns = request.app.state.runs
         return runs
 
     async def launch(
@@ -168,16 +174,14 @@ def _add_research_routes(app: FastAPI, api: _Sessions) -> None:
     async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
         """Start a session; its events as Server-Sent Events until it pauses or ends."""
         question, mode = body.question.strip(), body.mode
-        session_id = await api.launch(
-            request, None, lambda s: s.start(question, mode=mode), body.auto_approve
-        )
+        session_id = await api.launch(request, None, start_leg(question, mode), body.auto_approve)
         return api.stream(request, session_id)
 
     @app.post("/v1/research/sync")
     async def research_sync(body: ResearchRequest, request: Request) -> JSONResponse:
         """Run a session to its end (plan approved as proposed) and return the report."""
         question, mode = body.question.strip(), body.mode
-        session_id = await api.launch(request, None, lambda s: s.start(question, mode=mode), True)
+        session_id = await api.launch(request, None, start_leg(question, mode), True)
         await api.runs(request).finished(session_id)
         return _outcome(api.settings, session_id)
 
@@ -225,7 +229,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
             problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
             raise HTTPException(422, problem) from None
         await _require_stage(request, session_id, "paused", api.stage)
-        await api.launch(request, session_id, lambda s: s.review_plan(decision))
+        await api.launch(request, session_id, review_leg(decision.model_dump(mode="json")))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/clarification", status_code=202)
@@ -234,7 +238,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
     ) -> dict[str, str]:
         await _require_stage(request, session_id, "paused", api.stage)
         answer = body.answer.strip()
-        await api.launch(request, session_id, lambda s: s.answer_clarification(answer))
+        await api.launch(request, session_id, answer_leg(answer))
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/resume", status_code=202)
@@ -242,7 +246,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         """Continue a session from its last checkpoint (a worker that died mid-run)."""
         if await api.stage(request, session_id) == "finished":
             raise HTTPException(409, "the session is finished; ask a follow-up instead")
-        await api.launch(request, session_id, lambda s: s.resume())
+        await api.launch(request, session_id, RESUME_LEG)
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/questions", status_code=202)
@@ -252,8 +256,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         """Ask a follow-up question in a finished session."""
         await _require_stage(request, session_id, "finished", api.stage)
         question, mode = body.question.strip(), body.mode
-        leg: Leg = lambda s: s.start(question, mode=mode)  # noqa: E731
-        await api.launch(request, session_id, leg, body.auto_approve)
+        await api.launch(request, session_id, start_leg(question, mode), body.auto_approve)
         return _accepted(session_id)
 
     @app.post("/v1/sessions/{session_id}/cancel", status_code=202)

@@ -12,16 +12,16 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from engine.api.legs import Leg, leg_stream
 from engine.config import Settings
 from engine.events import Event
 from engine.nodes.deps import EngineDeps
 from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import is_running
 
-Leg = Callable[[ResearchSession], AsyncIterator[Event]]
 T = TypeVar("T")
 _log = logging.getLogger("deepresearch.api")
 
@@ -39,9 +39,18 @@ class SessionRuns:
     session has a pulse that wakes its streams (on the server's loop) at each of its events.
     """
 
-    def __init__(self, settings: Settings, deps: EngineDeps | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        deps: EngineDeps | None = None,
+        *,
+        notify: Callable[[str, str], None] | None = None,
+    ) -> None:
         self._settings = settings
         self._deps = deps
+        # Told ("started" | "pulse" | "settled", session id) on the engine thread (the engine
+        # process passes them on to the server).
+        self._notify = notify
         self._legs: dict[str, asyncio.Task[None]] = {}
         self._drivers: dict[str, ResearchSession] = {}
         self._pulses: dict[str, asyncio.Event] = {}
@@ -114,6 +123,8 @@ class SessionRuns:
             ):
                 raise SessionBusy(sid)
             self._drivers[sid] = session
+            if self._notify is not None:
+                self._notify("started", sid)  # before any of its pulses, on this same thread
             task = asyncio.create_task(self._drive(session, leg, auto_approve))
             task.add_done_callback(lambda done: self._settled(sid, done))
             self._legs[sid] = task
@@ -158,6 +169,8 @@ class SessionRuns:
             self._drivers.pop(session_id, None)
         if not task.cancelled() and task.exception() is not None:
             _log.error("session %s: run failed", session_id, exc_info=task.exception())
+        if self._notify is not None:
+            self._notify("settled", session_id)
 
     # ---- pulses --------------------------------------------------------------------
 
@@ -166,11 +179,15 @@ class SessionRuns:
             self._pulse_from_engine(session.session_id)
 
         try:
-            await drive(session, leg(session), auto_approve=auto_approve, on_event=pulse)
+            await drive(
+                session, leg_stream(session, leg), auto_approve=auto_approve, on_event=pulse
+            )
         finally:
             self._pulse_from_engine(session.session_id)
 
     def _pulse_from_engine(self, session_id: str) -> None:
+        if self._notify is not None:
+            self._notify("pulse", session_id)
         if self._server_loop is not None and not self._server_loop.is_closed():
             self._server_loop.call_soon_threadsafe(self._wake, session_id)
 

@@ -13,8 +13,8 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Protocol
 
-from engine.api.runs import SessionRuns
 from engine.config import Settings
 from engine.sessions_log import events_path, stored_lines
 
@@ -22,6 +22,12 @@ from engine.sessions_log import events_path, stored_lines
 # worker's run), and how often an idle stream sends a comment so proxies keep it open.
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
+
+
+class PulseSource(Protocol):
+    """Whoever runs the sessions: wakes a stream at each event of its session."""
+
+    async def wait_for_pulse(self, session_id: str, seconds: float) -> None: ...
 
 
 def _frame(number: int, line: str) -> str:
@@ -60,7 +66,7 @@ class _LogReader:
 async def session_events(
     settings: Settings,
     session_id: str,
-    runs: SessionRuns,
+    runs: PulseSource,
     *,
     after: int = 0,
     still_running: Callable[[], Awaitable[bool]],
