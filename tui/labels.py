@@ -28,7 +28,7 @@ SESSION_STATUSES = {
     "running": "running",
     "interrupted": "interrupted",
     "completed": "completed",
-    "partial": "partial (budget reached)",
+    "partial": "partial",
     "failed": "failed",
     "cancelled": "cancelled",
 }

@@ -11,12 +11,14 @@ from pydantic import ValidationError
 from engine.citations.evidence import EvidenceRecord
 from engine.events import (
     EVENT_TYPES,
+    BudgetReached,
     CitationAuditEntry,
     ClaimSupport,
     ClarificationRequested,
     EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
+    ModelSwitched,
     PhaseChanged,
     PlanProposed,
     ReportReady,
@@ -83,6 +85,15 @@ SAMPLES: list[Any] = [
     EvidenceAdded(record=RECORD),
     MetricRecorded(name="search_preprocess", values={"results_before": 9, "results_after": 8}),
     UsageUpdated(role="writer", input_tokens=10, output_tokens=5, total_input_tokens=10),
+    BudgetReached(spent_tokens=12_000, spent_usd=0.4, budget_usd=0.5, detail="research stops"),
+    ModelSwitched(
+        role="writer",
+        from_model="gpt-4.1",
+        from_endpoint="api.openai.com",
+        to_model="llama3.1",
+        to_endpoint="localhost:11434",
+        reason="cannot be reached",
+    ),
     ModelCallProgress(
         role="writer",
         endpoint="127.0.0.1:8081",
