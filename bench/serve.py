@@ -9,7 +9,8 @@ Starts `deepresearch serve` as a subprocess on a free 127.0.0.1 port with a fres
 - time to first event: from sending the request to the first SSE frame, p50 and p95;
 - dropped events: events each session stored in its log that its stream did not deliver
   (the ids must also run 1..n with no gap and no repeat);
-- server RSS growth: resident memory after the load minus before it (from /proc);
+- server RSS growth: resident memory of the server and its engine process after the load
+  minus before it (from /proc);
 - /healthz latency under that load, p50 and p99.
 
 Targets (issue figures): p95 first event < 300 ms, 0 dropped, RSS growth < 200 MB, healthz
@@ -49,10 +50,25 @@ def free_port() -> int:
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of a process and its children (the server and its engine process)."""
+    total = 0.0
+    for member in [pid, *_children(pid)]:
+        status = Path(f"/proc/{member}/status")
+        if not status.exists():
+            continue
+        for line in status.read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        children = task / "children"
+        if children.exists():
+            found += [int(child) for child in children.read_text().split()]
+    return found
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.outputs import LLMResult
 
-from engine.budget import Caps, Meter, metering
+from engine.budget import Caps, Meter, Spend, metering
 from engine.config import ResearchMode, Settings, SettingsError
 from engine.events import (
     ClarificationRequested,
@@ -168,6 +168,8 @@ class ResearchSession:
         self.last_report: ReportReady | None = None
         # The session's caps: the settings', or raised for this session (`--budget-usd`).
         self.caps = Caps(tokens=settings.budget_tokens, usd=settings.budget_usd)
+        # A session this object created has spent nothing before its first leg.
+        self.fresh = False
 
     @property
     def config(self) -> dict[str, Any]:
@@ -355,7 +357,10 @@ class ResearchSession:
         to be collected.
         """
         self._cancelled = False
-        spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
+        if self.fresh:
+            spent, self.fresh = Spend(), False
+        else:
+            spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
         meter = Meter(self.caps, self.settings.price_of, spent)
         tracker = UsageTracker(meter)
         trace = session_tracer(self.settings, self.session_id, self._question)
@@ -509,7 +514,14 @@ async def open_engine(
     configure_logging(settings)
     async with checkpointer(settings) as saver:
         graph = build_graph(deps or default_deps(settings), saver)
-        yield lambda session_id: ResearchSession(settings, graph, session_id or new_session_id())
+        yield lambda session_id: _session(settings, graph, session_id)
+
+
+def _session(settings: Settings, graph: Any, session_id: str | None) -> ResearchSession:
+    """An existing session by id, or a new one (which has spent nothing yet)."""
+    session = ResearchSession(settings, graph, session_id or new_session_id())
+    session.fresh = session_id is None
+    return session
 
 
 @contextlib.asynccontextmanager
