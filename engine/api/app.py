@@ -183,17 +183,19 @@ def _add_research_routes(app: FastAPI, api: _Sessions) -> None:
         question, mode = body.question.strip(), body.mode
         session_id = await api.launch(request, None, start_leg(question, mode), True)
         await api.runs(request).finished(session_id)
-        return _outcome(api.settings, session_id)
+        return await asyncio.to_thread(_outcome, api.settings, session_id)
 
 
 def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
     @app.get("/v1/sessions")
     async def sessions() -> list[dict[str, Any]]:
-        return [info.model_dump() for info in list_sessions(api.settings)]
+        # Off the loop: the index may be a PostgreSQL query away.
+        listed = await asyncio.to_thread(list_sessions, api.settings)
+        return [info.model_dump() for info in listed]
 
     @app.get("/v1/sessions/{session_id}")
     async def session(request: Request, session_id: str = SESSION_ID) -> dict[str, Any]:
-        info = get_session(api.settings, session_id)
+        info = await asyncio.to_thread(get_session, api.settings, session_id)
         if info is None:
             raise HTTPException(404, f"no saved session {session_id!r}")
         return {**info.model_dump(), "stage": await api.stage(request, session_id)}
@@ -205,13 +207,13 @@ def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
         last_event_id: int = Header(0, ge=0, alias="Last-Event-ID"),
     ) -> StreamingResponse:
         """The session's events after `Last-Event-ID`, live while it runs."""
-        if get_session(api.settings, session_id) is None:
+        if await asyncio.to_thread(get_session, api.settings, session_id) is None:
             raise HTTPException(404, f"no saved session {session_id!r}")
         return api.stream(request, session_id, after=last_event_id)
 
     @app.get("/v1/sessions/{session_id}/report")
     async def report(session_id: str = SESSION_ID) -> dict[str, Any]:
-        found = load_report_event(api.settings, session_id)
+        found = await asyncio.to_thread(load_report_event, api.settings, session_id)
         if found is None:
             raise HTTPException(404, f"session {session_id!r} has no report yet")
         return found.model_dump(mode="json")
@@ -285,7 +287,11 @@ def _outcome(settings: Settings, session_id: str) -> JSONResponse:
     """The finished session as JSON: status, report, citations, claims and token usage."""
     outcome = run_outcome(load_events(settings, session_id) or [])
     status = outcome.status or "interrupted"
-    usage = {"input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens}
+    usage = {
+        "input_tokens": outcome.input_tokens,
+        "output_tokens": outcome.output_tokens,
+        "cost_usd": round(outcome.cost_usd, 6),
+    }
     found = outcome.report or load_report_event(settings, session_id)
     body: dict[str, Any] = {"session_id": session_id, "status": status, "usage": usage}
     if outcome.error:

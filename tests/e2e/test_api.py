@@ -200,7 +200,8 @@ def test_a_streamed_oversized_body_is_413_and_a_blank_question_422(base: str) ->
 
 
 def test_sync_counts_every_calls_tokens_and_keeps_claim_support(tmp_path: Path) -> None:
-    with api_server(settings_for(tmp_path)) as base:
+    # The offline model priced, so the cost adds up too.
+    with api_server(settings_for(tmp_path, MODEL_PRICES="offline-extractive=1000/3000")) as base:
         body = httpx.post(f"{base}/v1/research/sync", json=DEEP, timeout=120).json()
         report = httpx.get(f"{base}/v1/sessions/{body['session_id']}/report").json()
     logged = [
@@ -212,6 +213,8 @@ def test_sync_counts_every_calls_tokens_and_keeps_claim_support(tmp_path: Path) 
     calls = [event for event in logged if event["type"] == "usage_updated"]
     assert body["usage"]["input_tokens"] == sum(c["input_tokens"] for c in calls)
     assert body["usage"]["output_tokens"] == sum(c["output_tokens"] for c in calls)
+    assert body["usage"]["cost_usd"] > 0
+    assert body["usage"]["cost_usd"] == round(sum(c["cost_usd"] for c in calls), 6)
     announced = next(e for e in reversed(logged) if e["type"] == "report_ready")
     assert announced["claims"] and report["claims"] == announced["claims"]
     assert report["grounding"] == announced["grounding"] == "strict"
