@@ -90,3 +90,38 @@ async def test_an_overlong_question_is_refused_in_words(tmp_path: Path) -> None:
         result = await client.call_tool("research", {"question": "why? " * 1000})
     assert result.is_error
     assert "at most 4000 characters" in str(result.content[0])
+
+
+async def test_an_mcp_client_researches_over_streamable_http(tmp_path: Path) -> None:
+    import asyncio
+    import socket
+    import subprocess
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    params = server(tmp_path)
+    process = subprocess.Popen(
+        [params.command, *params.args, "--transport", "http", "--port", str(port)],
+        env=params.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(300):  # the server imports the engine before it listens
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=120) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"research", "get_report", "list_sessions"} <= names
+            result = await client.call_tool(
+                "research",
+                {"question": "What is the default maxsize of asyncio.Queue?", "mode": "quick"},
+            )
+            body = structured(result)
+            assert body["status"] == "completed" and body["citations"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
