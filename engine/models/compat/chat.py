@@ -64,12 +64,15 @@ class Endpoint:
     pin: Callable[[ModelProfile], ModelProfile] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def resolved(self) -> ModelProfile:
+    async def resolved(self, role: str | None = None) -> ModelProfile:
+        """The endpoint's profile, probed on first use by whichever role calls first."""
         if self.profile is not None:
             return self.profile
         async with self.lock:
             if self.profile is None:
                 assert self.detect is not None, "an endpoint without a profile needs a detector"
+                # Roles share an endpoint: the probe's progress and errors name the one asking.
+                self.transport.role = role or self.transport.role
                 detected = await self.detect(self.transport)
                 if self.remember is not None:
                     self.remember(detected)
@@ -187,7 +190,7 @@ class CompatChatModel(BaseChatModel):
 
     async def areply(self, messages: Sequence[BaseMessage], **kwargs: Any) -> AIMessage:
         """One normalized reply (what `_agenerate` wraps)."""
-        profile = await self.endpoint.resolved()
+        profile = await self.endpoint.resolved(self.role)
         tools: list[dict[str, Any]] = list(kwargs.pop("tools", None) or [])
         tool_choice = kwargs.pop("tool_choice", None)
         kwargs.pop("ls_structured_output_format", None)
@@ -276,7 +279,7 @@ class CompatChatModel(BaseChatModel):
         self, messages: Sequence[BaseMessage], name: str, json_schema: dict[str, Any]
     ) -> AIMessage:
         """The raw reply to a request for JSON; its arguments ride in `response_metadata`."""
-        profile = await self.endpoint.resolved()
+        profile = await self.endpoint.resolved(self.role)
         cap = self._cap(profile, min(STRUCTURED_OUTPUT_TOKENS * 2, profile.output_cap(self.role)))
         rendered = (
             render_conversation(messages, []) if profile.tool_calling == "prompted" else messages
