@@ -10,6 +10,7 @@ failures end in a `ModelCallError` that names the role and endpoint.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,7 @@ from engine.models.compat.transport import Transport
 # Request fields that only mean something to a server that takes tools natively.
 _NATIVE_ONLY = ("parallel_tool_calls", "strict")
 STRUCTURED_OUTPUT_TOKENS = 1024
+FAILED_ENDPOINT_REST_SECONDS = 60.0
 # Where a structured reply carries the JSON arguments it was parsed into (None: no JSON).
 STRUCTURED_ARGS = "structured_args"
 
@@ -63,6 +65,15 @@ class Endpoint:
     # What the settings pin over a detected profile (the cache keeps what was detected).
     pin: Callable[[ModelProfile], ModelProfile] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Until when calls skip this endpoint for the next fallback: one that just failed for good
+    # (down, timing out) would make every call wait through its retries again.
+    resting_until: float = 0.0
+
+    def rest(self) -> None:
+        self.resting_until = time.monotonic() + FAILED_ENDPOINT_REST_SECONDS
+
+    def resting(self) -> bool:
+        return time.monotonic() < self.resting_until
 
     async def resolved(self, role: str | None = None) -> ModelProfile:
         """The endpoint's profile, probed on first use by whichever role calls first."""
@@ -309,7 +320,10 @@ class CompatChatModel(BaseChatModel):
         if stop:
             kwargs["stop"] = stop
         failures: list[ModelCallError] = []
-        for model in [self, *self.fallbacks]:
+        chain = [self, *self.fallbacks]
+        for position, model in enumerate(chain):
+            if model.endpoint.resting() and position < len(chain) - 1:
+                continue  # failed moments ago: the switch was announced then
             if failures:
                 announce_switch(self.role, failures[-1], model)
             try:
@@ -317,6 +331,8 @@ class CompatChatModel(BaseChatModel):
             except ModelCallError as exc:
                 exc.model = model.model_name
                 failures.append(exc)
+                if len(chain) > 1 and exc.retryable:
+                    model.endpoint.rest()
                 continue
             if model is not self:
                 metadata = {**reply.response_metadata, ANSWERED_BY: model.model_name}
