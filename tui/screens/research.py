@@ -525,8 +525,8 @@ class ResearchScreen(Screen[None]):
     def on_run_ended(self, message: RunEnded) -> None:
         if message.event.status == "partial":
             self.query_one(RunNotice).show_info(
-                "Partial report: the session's budget was reached. Raise BUDGET_TOKENS or "
-                "BUDGET_USD in the settings; ctrl+r then continues the research."
+                "Partial report: the session's budget was reached. Raise its budget in "
+                "Settings (F3), then ctrl+r continues the research."
             )
             self._set_resumable(True)
         if message.event.status == "cancelled":

@@ -30,6 +30,8 @@ SETUP_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
     ("SEARCH_PROVIDER", "Search provider", "exa, local or none", False),
     ("EXA_API_KEY", "Exa API key", "only for the exa provider", True),
     ("DOCUMENTS_PATH", "Documents folder", "folder of md, txt, html, pdf for local search", False),
+    ("BUDGET_USD", "Budget per session, USD", "e.g. 0.50 (0: no cap; needs MODEL_PRICES)", False),
+    ("BUDGET_TOKENS", "Budget per session, tokens", "e.g. 200000 (0: no cap)", False),
 )
 
 
