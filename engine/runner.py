@@ -350,11 +350,11 @@ class ResearchSession:
     ) -> AsyncGenerator[Event, None]:
         """Stream one leg of the run (until it pauses, ends, fails or is cancelled).
 
-        `row` is the index row that says the session runs; the graph starts while it is being
-        written, and nothing (not even `started`) is yielded before it is. Every public stream
-        wraps this one in `aclosing`, so a reader that stops early stops the graph at once and
-        the session is recorded as interrupted, not whenever the abandoned generator happens
-        to be collected.
+        `row` is the index row that says the session runs; nothing (not even `started`) is
+        yielded before it is written, and the graph starts once `started` is out. Every
+        public stream wraps this one in `aclosing`, so a reader that stops early stops the
+        graph at once and the session is recorded as interrupted, not whenever the abandoned
+        generator happens to be collected.
         """
         self._cancelled = False
         if self.fresh:
@@ -386,7 +386,6 @@ class ResearchSession:
             except Exception as exc:
                 await queue.put(("error", exc))
 
-        self._producer = asyncio.create_task(produce())
         phase = ""
         units = UnitTracker()
         settled = False
@@ -394,6 +393,9 @@ class ResearchSession:
             await self._record(**row)
             if started is not None:
                 yield started
+            # The graph starts once the session is announced: many sessions starting at once
+            # each say so before any of them takes the engine for its first steps.
+            self._producer = asyncio.create_task(produce())
             while True:
                 kind, payload = await queue.get()
                 if kind == "event":
