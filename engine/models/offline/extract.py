@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.models.offline.passages import LabelledSentence, labelled_sentences
 from engine.models.offline.sources import Source
-from engine.models.offline.text import Candidate, quotable, rank_candidates
+from engine.models.offline.text import Candidate, prose_part, quotable, rank_candidates
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,15 @@ def _bare_name(label: str) -> str:
 
 
 def quoted_text(sentence: LabelledSentence) -> str | None:
-    """The sentence as quoted: under its entry's name when it does not say it, else as is.
+    """The sentence as quoted: under its entry's name when it does not say it, else as is;
+    only its prose when it runs into code. None when it cannot be quoted at all."""
+    quoted = _quoted(sentence.text, sentence)
+    if quoted is None and (prose := prose_part(sentence.text)) is not None:
+        quoted = _quoted(prose, sentence)
+    return quoted
 
-    None when it cannot be quoted at all.
-    """
-    text = sentence.text
+
+def _quoted(text: str, sentence: LabelledSentence) -> str | None:
     if sentence.entry and sentence.label:
         name = _bare_name(sentence.label)
         if name and name not in text.casefold():
@@ -54,11 +58,12 @@ def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
 
 
 def _context(sentence: LabelledSentence, sentences: Sequence[LabelledSentence]) -> str:
-    """An entry's name and all its text (a section heading alone: sections are long)."""
+    """An entry's name and all its text (a section heading alone: sections are long), and the
+    name of the entry a parameter, option or table row belongs to."""
     if not sentence.entry:
         return sentence.label
     entry = [s.text for s in sentences if s.entry and s.label == sentence.label]
-    return " ".join([sentence.label, *entry])
+    return " ".join([sentence.owner, sentence.label, *entry]).strip()
 
 
 def best_quotes(sources: Sequence[Source], query: str, *, limit: int) -> list[Quote]:

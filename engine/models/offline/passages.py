@@ -4,25 +4,36 @@ Documentation pages are mostly lists of entries (`- class asyncio.Queue(maxsize=
 in, first out queue. ...`, `* historySize {number} Maximum number of history lines retained.
 Default: 30.`). Indexed text flattens those lists onto one line, so a plain sentence splitter
 sees one long "sentence" full of markup and quotes none of it. Here a passage is cut at its
-list markers first; the head of each entry (a signature, or a name with its type) becomes the
-label of the sentences under it, and a heading labels what follows it. Emphasis and code marks
-(`*x*`, `**x**`, `_x_`, backticks) are dropped from the quoted words, nothing else is changed.
+list markers first; the head of each entry (a signature of any length, a name with its type,
+a command-line option such as `-p, --pattern`) becomes the label of the sentences under it,
+and a heading labels what follows it. A parameter (`cached_statements (int) – …`,
+`historySize {number} …`) labels its own description and belongs to its entry, which labels
+the text again from `Returns:` on. A table's rows are read as sentences under their first cell
+(`ERROR: Numeric value 40.`), version notes that run into each other are cut apart, and an
+entry's description that ends where the next entry starts ends with a full stop.
+
+Emphasis and code marks (`*x*`, `**x**`, backticks) are dropped from the quoted words; `_x_`
+is kept, as the text the quote is checked against has it. A list of numbers with a zero in it
+(`[0, 0, 0]`) is quoted as code, never as citation marks. Nothing else is changed.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
-from engine.models.offline.text import split_sentences
+from engine.models.offline.text import LITERAL_LIST_RE, split_sentences
 
 # A list marker inside flattened text: a dash, star or bullet between spaces, not a minus
 # or a multiplication (`16 * 1024`, `a - 1`).
 _ITEM_MARK_RE = re.compile(r"(?:^|\s)[-*•]\s+(?=[^\s\d])")
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>\S.*)$")
 _STRONG_RE = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_EMPHASIS_RE = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]*?)(?<=[^\s*])\*(?![\w*])")
-_UNDERSCORE_RE = re.compile(r"(?<![\w])_(?=[^\s_])([^_\n]*?)(?<=[^\s_])_(?![\w])")
+# `*x*`, where x may hold a file pattern's star (`*pattern='test*.py'*`).
+_EMPHASIS_RE = re.compile(
+    r"(?<![\w*])\*(?=[^\s*])((?:[^*\n]|\*(?=\.\w))*?)(?<=[^\s*])\*(?![\w*]|\.\w)"
+)
 _BACKTICK_RE = re.compile(r"`+([^`\n]*)`+")
 _LINK_RE = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]|\[([^\]\n]+)\]\([^)\n]*\)")
 # Entry kinds that Sphinx prints before a name: `class`, `exception`, `coroutine`, ...
@@ -36,6 +47,25 @@ _RETURNS_TYPE_RE = re.compile(r"^Returns:\s*(?:\{[^{}\n]{1,60}\}\s*)+")
 _NAME_WITH_TYPE_RE = re.compile(
     r"^(?P<name>[\w.$'\"\[\]()-]{1,60})\s+\{[^{}\n]{1,60}\}\s*(?P<rest>.*)$"
 )
+# A whole signature, however many parameters it lists: `name(...)` and nothing after it.
+_SIGNATURE_RE = re.compile(r"^@?[A-Za-z_$][\w.$]*\([^()]*(?:\([^()]*\)[^()]*)*\)$")
+# A parameter in a Sphinx field list: `cached_statements (int) – The number of statements…`.
+_PARAMETER_RE = re.compile(
+    r"^(?P<name>[A-Za-z_][\w.]{0,60})\s*(?:\([^()\n]{1,60}\)\s*)?[–—]\s+(?P<rest>\S.*)$"
+)
+# What follows a parameter list belongs to the entry again: `Returns: …`, `Raises: …`.
+_FIELD_RE = re.compile(r"^(?:Returns?|Return type|Raises|Yields|Throws):", re.I)
+# A command-line option's head: `--json-lines`, `-p, --pattern pattern`.
+_OPTION_NAME_RE = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
+_OPTION_HEAD_RE = re.compile(
+    r"^(?:--?[A-Za-z][\w-]*(?:[ =][A-Za-z_<>\[\].-]+)?)"
+    r"(?:,\s*--?[A-Za-z][\w-]*(?:[ =][A-Za-z_<>\[\].-]+)?)*$"
+)
+_VERSION_NOTE_RE = re.compile(
+    r"\b(?:New in version|Changed in version|Deprecated since version|Added in:?)\s+v?\d"
+)
+# A Markdown table's header separator, flattened or not: `|---|:---:|`.
+_TABLE_SEPARATOR_RE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 MAX_LABEL_CHARS = 100
 _MAX_HEAD_WORDS = 14
 
@@ -48,22 +78,26 @@ class LabelledSentence:
     label: str = ""
     # True when the label names an API entry (a signature or a name), not a section heading.
     entry: bool = False
+    # The entry a parameter, option or table row belongs to (its label names the parameter).
+    owner: str = ""
 
 
 def clean_markup(text: str) -> str:
     """The text without emphasis, strong, code and reference-link marks."""
     text = _LINK_RE.sub(lambda m: m.group(1) or m.group(2), text)
     text = _BACKTICK_RE.sub(r"\1", text)
+    text = LITERAL_LIST_RE.sub(lambda m: f"`{m.group(0).strip('`')}`", text)
     text = _STRONG_RE.sub(r"\1", text)
     text = _EMPHASIS_RE.sub(r"\1", text)
-    text = _UNDERSCORE_RE.sub(r"\1", text)
     return text
 
 
 def _is_head(piece: str) -> bool:
     """Whether a list piece is an entry's head (a signature or a name), not prose."""
     words = piece.split()
-    if not words or len(words) > _MAX_HEAD_WORDS or piece.rstrip()[-1:] in ".!?":
+    if not words or piece.rstrip()[-1:] in ".!?":
+        return False
+    if len(words) > _MAX_HEAD_WORDS and not _SIGNATURE_RE.match(_KIND_WORDS.sub("", piece)):
         return False
     first = _KIND_WORDS.sub("", piece).split()
     if not first or not re.match(r"^@?[A-Za-z_$][\w.$]*(?:\(|$)", first[0]):
@@ -95,6 +129,126 @@ def _pieces(block: str) -> list[str]:
     return [part.strip() for part in parts if part and part.strip()]
 
 
+def _option_label(piece: str) -> str | None:
+    """`-p, --pattern pattern` -> `-p, --pattern`: a command-line option's head, else None."""
+    if not _OPTION_HEAD_RE.match(piece):
+        return None
+    return ", ".join(_OPTION_NAME_RE.findall(piece))
+
+
+def _version_notes(piece: str) -> list[str]:
+    """A piece cut before each version note it runs into ("… on PyPI Changed in version
+    3.4: …"); a note followed by another one ends there, with a full stop if it had none."""
+    starts = [m.start() for m in _VERSION_NOTE_RE.finditer(piece)]
+    bounds = [0, *(start for start in starts if start > 0), len(piece)]
+    parts = [piece[a:b].strip() for a, b in itertools.pairwise(bounds)]
+    parts = [part for part in parts if part]
+    for index, part in enumerate(parts[:-1]):
+        if _VERSION_NOTE_RE.match(part) and part[-1] not in ".!?":
+            parts[index] = part + "."
+    return parts
+
+
+def _table_rows(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
+    """The first table in flattened text: its rows as (first cell, the other cells under their
+    headers), the text before it and the text after it; None when there is no table."""
+    separator = _TABLE_SEPARATOR_RE.search(text)
+    if separator is None:
+        return None
+    columns = separator.group(0).count("|") - 1
+    row_re = re.compile(r"\s*\|" + r"([^|]*)\|" * columns)
+    header_start = text.rfind("|", 0, separator.start())
+    for _ in range(columns):
+        header_start = text.rfind("|", 0, header_start)
+    header = row_re.match(text, max(header_start, 0))
+    if header is None or text[header.end() : separator.start()].strip():
+        return None
+    names = [clean_markup(cell).strip() for cell in header.groups()]
+    rows: list[tuple[str, str]] = []
+    position = separator.end()
+    while (row := row_re.match(text, position)) is not None:
+        cells = [" ".join(clean_markup(cell).split()).rstrip(".") for cell in row.groups()]
+        position = row.end()
+        described = [
+            f"{name} {cell}".strip() for name, cell in zip(names[1:], cells[1:], strict=True)
+        ]
+        if cells[0] and all(cells[1:]):
+            rows.append((cells[0], ", ".join(described) + "."))
+    return rows, text[: header.start()], text[position:]
+
+
+@dataclass
+class _Reader:
+    """Where the reading of a passage stands: the entry (or heading) that labels what follows,
+    and the entry a parameter belongs to."""
+
+    label: str = ""
+    entry: bool = False
+    owner: str = ""
+    # The block's heading: what labels the text again after a parameter list with no entry.
+    heading: str = ""
+
+    def enter(self, label: str, *, entry: bool) -> None:
+        self.label, self.entry, self.owner = label, entry, label if entry else ""
+
+    def parameter(self, name: str) -> None:
+        self.label, self.entry = name, True
+
+    def back_to_owner(self) -> None:
+        if self.owner:
+            self.label, self.entry = self.owner, True
+        else:
+            self.label, self.entry = self.heading, False
+
+    def sentence(self, text: str) -> LabelledSentence:
+        owner = self.owner if self.owner != self.label else ""
+        return LabelledSentence(text, self.label, self.entry, owner)
+
+
+def _prose(piece: str, reader: _Reader, *, followed: bool) -> list[LabelledSentence]:
+    """The sentences of one list piece or paragraph, under the reader's label."""
+    found: list[LabelledSentence] = []
+    parts = _version_notes(_TYPE_RE.sub("", piece))
+    for index, part in enumerate(parts):
+        sentences = split_sentences(part)
+        if sentences and reader.entry and (followed or index < len(parts) - 1):
+            # A description in a list of entries ends where the next entry starts.
+            last = sentences[-1]
+            if last[-1] not in ".!?:;,":
+                sentences[-1] = last + "."
+        found.extend(reader.sentence(sentence) for sentence in sentences)
+    return found
+
+
+def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
+    found: list[LabelledSentence] = []
+    table = _table_rows(text)
+    if table is not None:
+        rows, before, after = table
+        found += _block_sentences(before, reader)
+        for first, rest in rows:
+            found.append(LabelledSentence(rest, first, True, reader.label))
+        return found + _block_sentences(after, reader)
+    pieces = _pieces(text)
+    for number, raw_piece in enumerate(pieces):
+        if _FIELD_RE.match(raw_piece):
+            reader.back_to_owner()
+        piece = _RETURNS_TYPE_RE.sub("", raw_piece).strip()
+        typed = _NAME_WITH_TYPE_RE.match(piece) or _PARAMETER_RE.match(piece)
+        option = _option_label(piece)
+        if typed and _is_head(f"{typed.group('name')} {{t}}"):
+            reader.parameter(typed.group("name"))
+            piece = typed.group("rest")
+        elif option is not None:
+            reader.enter(option, entry=True)
+            continue
+        elif _is_head(piece):
+            reader.enter(_label_of(piece), entry=True)
+            continue
+        found += _prose(piece, reader, followed=number < len(pieces) - 1)
+    return found
+
+
 def labelled_sentences(passage: str) -> list[LabelledSentence]:
     """Every sentence of a passage with the entry or heading it belongs to, markup dropped."""
     found: list[LabelledSentence] = []
@@ -106,19 +260,10 @@ def labelled_sentences(passage: str) -> list[LabelledSentence]:
             lines = lines[1:]
         if not lines:
             continue
-        label, entry = heading, _names_api(heading)
-        if entry:
-            label = _label_of(heading)
-        for raw_piece in _pieces(clean_markup("\n".join(lines))):
-            piece = _RETURNS_TYPE_RE.sub("", raw_piece).strip()
-            typed = _NAME_WITH_TYPE_RE.match(piece)
-            if typed and _is_head(f"{typed.group('name')} {{t}}"):
-                label, entry = typed.group("name"), True
-                piece = typed.group("rest")
-            elif _is_head(piece):
-                label, entry = _label_of(piece), True
-                continue
-            piece = _TYPE_RE.sub("", piece)
-            for sentence in split_sentences(piece):
-                found.append(LabelledSentence(sentence, label, entry))
+        reader = _Reader(heading=heading)
+        if _names_api(heading):
+            reader.enter(_label_of(heading), entry=True)
+        else:
+            reader.enter(heading, entry=False)
+        found += _block_sentences(clean_markup("\n".join(lines)), reader)
     return found

@@ -47,10 +47,24 @@ _SUFFIXES = (
 _CODE_MARKERS = (
     "```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:"
 )
-# A setting named with its value (`maxsize=0`, `windowBits = 15`) is prose, not code.
-_SETTING_RE = re.compile(r"\b[A-Za-z_][\w.]* ?= ?[\w'\"./-]+")
+# A setting named with its value (`maxsize=0`, `windowBits = 15`) is prose, not code; so are
+# a product of numbers (`80*8 characters`, `16 * 1024 bytes`) and a file pattern (`test*.py`).
+_SETTING_RE = re.compile(
+    r"\b[A-Za-z_][\w.]* ?= ?[\w'\"./-]+|\b\d+ ?[*×] ?\d+\b|(?<![\w*])[\w-]*\*\.\w+\b"
+)
+# A list of numbers with a zero in it is a value (`[0, 0, 0]`), never citation marks, which
+# count from one. It is quoted as code so that no reader of the answer takes it for them.
+LITERAL_LIST_RE = re.compile(
+    r"`?\[(?=[^\]\n]*(?<![\d.])0(?![\d.]))\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*\]`?"
+)
 _INNER_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s")
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.IGNORECASE)
+_EXAMPLE_TAIL_RE = re.compile(r",?\s+\(?(?:e\.g\.|for example)[,:]?\s+(?P<tail>.+)$", re.I)
+# A full stop followed by a lower-case word (`exits. mjs import …`) and code that ends before
+# a capitalised word starts a sentence (`… 'foo.HTML' A TypeError is thrown …`).
+_LOWER_AFTER_STOP_RE = re.compile(r"(?<=[.!?])\s+(?=[a-z])")
+_ABBREVIATION_END_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
+_PROSE_AFTER_CODE_RE = re.compile(r"(?<=[;)'\"\]}])\s+(?=[A-Z][a-z]*\s)")
 _MIN_SENTENCE_CHARS = 40
 _MAX_SENTENCE_CHARS = 420
 _MIN_SENTENCE_WORDS = 6
@@ -118,15 +132,40 @@ def quotable(sentence: str, *, short_ok: bool = False) -> bool:
         return False
     if sentence[-1] not in ".!?" or not (sentence[0].isupper() or sentence[0].isdigit()):
         return False
-    if _CITATION_MARK_RE.search(sentence) or "://" in sentence:
+    prose = _SETTING_RE.sub("setting", LITERAL_LIST_RE.sub("value", sentence))
+    if _CITATION_MARK_RE.search(prose) or "://" in sentence:
         return False
-    prose = _SETTING_RE.sub("setting", sentence)
     if any(token in prose for token in _CODE_MARKERS) or sentence.endswith(":."):
         return False
     if _INNER_BOUNDARY_RE.search(_ABBREVIATION_RE.sub("", sentence[:-1])):
         return False
     letters = sum(ch.isalnum() or ch.isspace() or ch in ".,:'’" for ch in sentence)
     return letters / len(sentence) >= 0.85
+
+
+def prose_part(sentence: str) -> str | None:
+    """The prose of a sentence that runs into code or out of it, when that part reads as one
+    quotable sentence on its own; None otherwise.
+
+    Pages flattened for indexing run code examples into the prose around them ("… the process
+    exits. mjs import …", "… // Returns: 'foo' A TypeError is thrown if …", "… use
+    importlib.reload(), e.g. import importlib; …"): the sentence before the code, the sentence
+    after it, or the sentence without its example of code.
+    """
+    example = _EXAMPLE_TAIL_RE.search(sentence)
+    if example and not quotable(example.group("tail").strip(), short_ok=True):
+        head = sentence[: example.start()].rstrip(" ,;:–—-") + "."
+        if quotable(head):
+            return head
+    for end in _LOWER_AFTER_STOP_RE.finditer(sentence):
+        head = sentence[: end.start()]
+        if not _ABBREVIATION_END_RE.search(head) and quotable(head):
+            return head
+    for start in _PROSE_AFTER_CODE_RE.finditer(sentence):
+        tail = sentence[start.end() :]
+        if quotable(tail):
+            return tail
+    return None
 
 
 @dataclass(frozen=True)
