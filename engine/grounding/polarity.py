@@ -69,8 +69,26 @@ POLARITY_SHARE = 0.6
 MIN_SHARED = 4
 MIN_CLAUSE_WORDS = 3
 
+# A clause that shares fewer words than POLARITY_SHARE with its source clause is still
+# compared when the word its negation bears on (its predicate: "not *thread-safe*", "does not
+# *guarantee*") is one they share: the predicate, not the share, says it is one statement.
+PREDICATE_SHARE = 0.3
+MIN_PREDICATE_SHARED = 2
+# Words between a negation and what it negates ("does not *always* raise", "need not *be*
+# acquired"): skipped when looking for the predicate.
+_FILLER = frozenset(
+    {"be", "been", "being", "is", "are", "was", "were", "do", "does", "did", "have", "has"}
+    | {"had", "a", "an", "the", "to", "it", "its", "that", "this", "any", "always", "ever"}
+    | {"necessarily", "yet", "also", "still", "only", "even", "made", "make", "get", "got"}
+)
+# Only a verb's negation marks a predicate: "accepts no timeout" or "without a lock" negate a
+# noun, which the source may well affirm about something else.
+_VERBAL_NEGATION = re.compile(r"\b(?:[Nn]ot|[Nn]ever|[Cc]annot)\b|n't\b|n’t\b")
+_WORD = re.compile(r"[A-Za-z][\w.\-]*")
+
 Polarity = tuple[bool, bool | None]
-Clause = tuple[frozenset[str], Polarity]
+# (its words, its polarity, the predicate its main part negates, the words of its main part)
+Clause = tuple[frozenset[str], Polarity, frozenset[str], frozenset[str]]
 
 
 def _says_not(text: str) -> bool:
@@ -100,15 +118,33 @@ def _weight(words: frozenset[str]) -> int:
     return len(words - parts)
 
 
+def main_part(clause: str) -> str:
+    """The clause without its condition ("X when Y" is X)."""
+    plain = _NOT_A_NEGATION.sub(" ", clause)
+    condition = _CONDITION.search(plain)
+    return plain if condition is None else plain[: condition.start()]
+
+
+def predicate(clause: str, words_of: Callable[[str], frozenset[str]]) -> frozenset[str]:
+    """The content word the main part's negation bears on (empty without a negation)."""
+    plain = main_part(clause)
+    found = _VERBAL_NEGATION.search(plain)
+    if found is None:
+        return frozenset()
+    following = [w for w in _WORD.findall(plain[found.end() :]) if w.lower() not in _FILLER]
+    return words_of(" ".join(following[:1])) if following else frozenset()
+
+
 def clauses(
     text: str, words_of: Callable[[str], frozenset[str]], min_words: int = MIN_CLAUSE_WORDS
 ) -> list[Clause]:
-    """(words, negated) of each clause long enough to compare."""
+    """(words, negated, negated predicate) of each clause long enough to compare."""
     found = []
     for clause in CLAUSE_BREAK.split(text):
         words = words_of(clause)
         if _weight(words) >= min_words:
-            found.append((words, polarity(clause)))
+            main = words_of(main_part(clause))
+            found.append((words, polarity(clause), predicate(clause, words_of), main))
     return found
 
 
@@ -122,15 +158,41 @@ def _opposed(claim: frozenset[str], source: frozenset[str]) -> bool:
 
 def conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> bool:
     """True when a claim clause and the source clause that says most of it disagree."""
-    for words, said in claim_clauses:
+    for words, said, negated, main in claim_clauses:
         best_shared, best = 0, None
         for clause in source_clauses:
             shared = len(words & clause[0])
             if shared > best_shared:
                 best_shared, best = shared, clause
-        enough = min(MIN_SHARED, len(words))
-        if best is None or best_shared < enough or best_shared / len(words) < POLARITY_SHARE:
+        if best is None:
             continue
-        if _disagree(said, best[1]) or _opposed(words, best[0]):
+        enough = min(MIN_SHARED, len(words))
+        similar = best_shared >= enough and best_shared / len(words) >= POLARITY_SHARE
+        if similar and (_disagree(said, best[1]) or _opposed(words, best[0])):
+            return True
+        if _predicate_conflict(words, negated, main, source_clauses):
             return True
     return False
+
+
+def _predicate_conflict(
+    words: frozenset[str],
+    negated: frozenset[str],
+    main: frozenset[str],
+    sources: Sequence[Clause],
+) -> bool:
+    """The claim clause's main verb negates a predicate that the source clause sharing most
+    of it affirms in its main part, or the reverse (a condition's negation, or a noun's,
+    is not compared here)."""
+    best: Clause | None = None
+    best_shared: frozenset[str] = frozenset()
+    for clause in sources:
+        shared = words & clause[0]
+        if len(shared) > len(best_shared):
+            best, best_shared = clause, shared
+    if best is None or len(best_shared) < MIN_PREDICATE_SHARED:
+        return False
+    if len(best_shared) / len(words) < PREDICATE_SHARE or bool(negated) == bool(best[2]):
+        return False
+    bearing = negated or best[2]
+    return bearing <= best_shared & main & best[3]
