@@ -48,20 +48,16 @@ class RoleSpend:
     cost_usd: float = 0.0
     calls: int = 0
 
-
-@dataclass
-class Spend:
-    """Tokens and dollars spent, in all and per role."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    calls: int = 0
-    by_role: dict[str, RoleSpend] = field(default_factory=dict)
-
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+
+@dataclass
+class Spend(RoleSpend):
+    """Tokens and dollars spent, in all and per role."""
+
+    by_role: dict[str, RoleSpend] = field(default_factory=dict)
 
     def add(self, role: str, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
         for spend in (self, self.by_role.setdefault(role or "other", RoleSpend())):
@@ -189,7 +185,7 @@ def session_usage() -> dict[str, object]:
         return {}
     spent = meter.spent
 
-    def entry(spend: Spend | RoleSpend) -> dict[str, object]:
+    def entry(spend: RoleSpend) -> dict[str, object]:
         return {
             "input_tokens": spend.input_tokens,
             "output_tokens": spend.output_tokens,

@@ -21,17 +21,10 @@ import threading
 from typing import Any
 
 from engine.config import Settings, SettingsError
+from engine.sessions import SCHEMA
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS deepresearch_sessions (
-    session_id TEXT PRIMARY KEY,
-    question TEXT NOT NULL,
-    mode TEXT NOT NULL DEFAULT 'auto',
-    status TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    report_path TEXT
-);
+# The index table is the SQLite index's, word for word; the events table is PostgreSQL's own.
+_SCHEMA = SCHEMA.rstrip() + """;
 CREATE TABLE IF NOT EXISTS deepresearch_events (
     session_id TEXT NOT NULL,
     number BIGINT NOT NULL,

@@ -22,7 +22,7 @@ from engine.config import Settings
 from engine.events import ReportReady
 from engine.protocol import SessionInfo, SessionNotDeleted, SessionStatus, is_session_id
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS deepresearch_sessions (
     session_id TEXT PRIMARY KEY,
     question TEXT NOT NULL,
@@ -51,7 +51,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
     private_file(private_dir(path.parent) / path.name)
     connection = sqlite3.connect(path, timeout=30)
-    connection.execute(_SCHEMA)
+    connection.execute(SCHEMA)
     return connection
 
 
