@@ -20,15 +20,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from tui.citations import evidence_citing, source_for
 from tui.engine_link import EngineCrashed, EngineLink
 from tui.on_screen import for_session_on_screen
 from tui.presentation import source_domain
-from tui.screens.audit import AuditScreen
-from tui.screens.citation_detail import CitationDetailScreen
-from tui.screens.feedback import FeedbackScreen
-from tui.screens.record_detail import RecordDetailScreen
-from tui.screens.unit_detail import UnitDetailScreen
 from tui.session_view import SessionView
 from tui.widgets.clarification_panel import ClarificationPanel
 from tui.widgets.context_footer import ContextFooter
@@ -62,6 +56,7 @@ if TYPE_CHECKING:
         UnitsUpdated,
         UsageChanged,
     )
+    from tui.screens.unit_detail import UnitDetailScreen
 
 _ENDED_PHASES = {"done", "cancelled", "failed"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
@@ -69,6 +64,13 @@ _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
 # Below this size the plan pane takes the whole grid while a plan waits for review.
 SMALL_TERMINAL = (100, 30)
 PANE_IDS = ("plan", "units", "ledger", "report")
+
+
+def _unit_detail_screen() -> type[UnitDetailScreen]:
+    # The detail screens load when first opened, not before the first frame.
+    from tui.screens.unit_detail import UnitDetailScreen
+
+    return UnitDetailScreen
 
 
 class _ScreenClosed(Exception):
@@ -191,7 +193,7 @@ class ResearchScreen(Screen[None]):
         self.header.show_offline(bool(self.settings_offline))
         self.minimize()
         self.query_one(PlanPane).clear()
-        self.query_one(UnitsTable).clear()
+        self.query_one(UnitsPane).clear()
         self.query_one(LedgerPane).clear()
         self.query_one(ReportPane).clear()
         self.query_one(RunNotice).hide()
@@ -236,7 +238,10 @@ class ResearchScreen(Screen[None]):
         if pane.can_focus:
             pane.focus()
             return
-        # A container pane (units, ledger): its table, not a filter field, takes the keys.
+        if isinstance(pane, UnitsPane | LedgerPane):
+            # Its table, not a filter field, takes the keys (mounted now if it was not yet).
+            pane.table.focus()
+            return
         from textual.widgets import DataTable
 
         for table in pane.query(DataTable).results(DataTable):
@@ -369,6 +374,8 @@ class ResearchScreen(Screen[None]):
             self.view.plan_before_revision = edited or self.view.plan
             self.send_plan_decision(PlanDecision(action="revise", feedback=feedback, plan=edited))
 
+        from tui.screens.feedback import FeedbackScreen
+
         self.app.push_screen(FeedbackScreen(), send)
 
     def _set_resumable(self, resumable: bool) -> None:
@@ -467,7 +474,7 @@ class ResearchScreen(Screen[None]):
         units = message.drain()
         for unit in units:
             self.view.units[unit.id] = unit
-        self.query_one(UnitsTable).show_units(units)
+        self.query_one(UnitsPane).table.show_units(units)
         self._refresh_unit_detail()
 
     @for_session_on_screen
@@ -488,7 +495,7 @@ class ResearchScreen(Screen[None]):
     def _refresh_unit_detail(self) -> None:
         """A unit detail screen on top follows its unit live instead of freezing."""
         for screen in self.app.screen_stack:
-            if isinstance(screen, UnitDetailScreen):
+            if isinstance(screen, _unit_detail_screen()):
                 unit = self.view.units.get(screen.unit.id, screen.unit)
                 screen.update(
                     unit,
@@ -558,18 +565,24 @@ class ResearchScreen(Screen[None]):
         unit = self.view.units.get(message.unit_id)
         if unit is not None:
             calls = list(self.view.tool_calls.get(unit.id, []))
-            self.app.push_screen(UnitDetailScreen(unit, calls, self.view.findings_of(unit.id)))
+            screen = _unit_detail_screen()(unit, calls, self.view.findings_of(unit.id))
+            self.app.push_screen(screen)
 
     def on_ledger_pane_opened(self, message: LedgerPane.Opened) -> None:
         record = self.view.records_by_id.get(message.record_id)
         if record is not None:
             topic = self.view.unit_topic(record.research_unit_id) if record.research_unit_id else ""
+            from tui.screens.record_detail import RecordDetailScreen
+
             self.app.push_screen(RecordDetailScreen(record, topic))
 
     def on_report_pane_citation_opened(self, message: ReportPane.CitationOpened) -> None:
         report = self.view.report
         if report is None:
             return
+        from tui.citations import evidence_citing, source_for
+        from tui.screens.citation_detail import CitationDetailScreen
+
         entry = source_for(report, message.number)
         evidence = evidence_citing(entry.source, self.view.records) if entry else []
         claims = [
@@ -586,6 +599,8 @@ class ResearchScreen(Screen[None]):
 
     def open_audit(self) -> None:
         if self.view.report is not None:
+            from tui.screens.audit import AuditScreen
+
             self.app.push_screen(AuditScreen(self.view.report))
 
     def default_export_path(self) -> Path:

@@ -83,27 +83,48 @@ class LedgerPane(Vertical):
         self._by_id: dict[str, EvidenceRecord] = {}
         # Bumped by clear(): a slice loop of an earlier session stops adding its rows.
         self._generation = 0
+        self._table: LedgerTable | None = None
+        self._select: Select[str] | None = None
         self._domain_refresh = Throttle(
             self, REFRESH_INTERVAL_SECONDS, self._refresh_domain_options
         )
         self._resort = Throttle(self, REFRESH_INTERVAL_SECONDS, self._sort_table)
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="ledger-filters"):
-            yield Input(placeholder="filter text", id="ledger-text")
-            yield Select[str]([], prompt="all domains", id="ledger-domain", allow_blank=True)
-        yield LedgerTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
-        yield RowPreview(id="ledger-preview")
+        # The filters and the table mount after the first frame (`on_mount`), or as soon as
+        # something needs them: an empty ledger laid out first only delays the question bar.
+        return iter(())
 
     def on_mount(self) -> None:
-        self.query_one(LedgerTable).add_fitted_columns(_COLUMNS)
+        self.call_after_refresh(self._mount_table)
+
+    def _mount_table(self) -> None:
+        if self.is_attached:  # not when the app quit before its second frame
+            self.table  # noqa: B018 - the property mounts it
+
+    @property
+    def table(self) -> LedgerTable:
+        """The table (with the filters above it), mounted on first use."""
+        if self._table is None:
+            self._table = LedgerTable(id="ledger-table", cursor_type="row", zebra_stripes=True)
+            self._table.add_fitted_columns(_COLUMNS)
+            self._select = Select[str](
+                [], prompt="all domains", id="ledger-domain", allow_blank=True
+            )
+            filters = Horizontal(
+                Input(placeholder="filter text", id="ledger-text"),
+                self._select,
+                id="ledger-filters",
+            )
+            self.mount(filters, self._table, RowPreview(id="ledger-preview"))
+        return self._table
 
     @property
     def records(self) -> list[EvidenceRecord]:
         return list(self._records)
 
     def visible_ids(self) -> list[str]:
-        table = self.query_one(LedgerTable)
+        table = self.table
         return [
             str(table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value)
             for row in range(table.row_count)
@@ -123,7 +144,7 @@ class LedgerPane(Vertical):
 
     def _add_slice(self, records: list[EvidenceRecord]) -> None:
         self._records.extend(records)
-        table = self.query_one(LedgerTable)
+        table = self.table
         new_domains: set[str] = set()
         for record in records:
             self._by_id[record.id] = record
@@ -145,7 +166,8 @@ class LedgerPane(Vertical):
         self._by_id.clear()
         self._records.clear()
         self._domains.clear()
-        self.query_one(LedgerTable).clear()
+        if self._table is not None:
+            self._table.clear()
         self._domain_refresh.cancel()
         self._resort.cancel()
         self._refresh_domain_options()
@@ -172,7 +194,12 @@ class LedgerPane(Vertical):
         return True
 
     def _refresh_domain_options(self) -> None:
-        select = self.query_one("#ledger-domain", Select)
+        select = self._select
+        if select is None or not select.is_mounted:
+            # Not drawn yet: it is given the options when it mounts.
+            if select is not None and self._domains:
+                select.call_after_refresh(self._refresh_domain_options)
+            return
         current = self._domain_filter
         with self.prevent(Select.Changed):
             select.set_options((Text(domain), domain) for domain in sorted(self._domains))
@@ -180,7 +207,7 @@ class LedgerPane(Vertical):
                 select.value = current
 
     def _rebuild(self) -> None:
-        table = self.query_one(LedgerTable)
+        table = self.table
         table.clear()
         for record in self._records:
             if self._matches(record):
@@ -196,7 +223,7 @@ class LedgerPane(Vertical):
 
     def _sort_table(self) -> None:
         if self._sort_column is not None:
-            self.query_one(LedgerTable).sort(self._sort_column, reverse=self._sort_reverse)
+            self.table.sort(self._sort_column, reverse=self._sort_reverse)
             self.update_preview()
 
     # ---- the highlighted record in full --------------------------------------------------
@@ -214,7 +241,9 @@ class LedgerPane(Vertical):
         return text
 
     def update_preview(self) -> None:
-        key = table_cursor_key(self.query_one(LedgerTable))
+        if self._table is None:
+            return
+        key = table_cursor_key(self._table)
         record = self._by_id.get(key) if key is not None else None
         self.query_one(RowPreview).show(self.preview_text(record) if record else None)
 
@@ -237,10 +266,10 @@ class LedgerPane(Vertical):
             self._sort_reverse = not self._sort_reverse
         else:
             self._sort_column, self._sort_reverse = column, False
-        self.query_one(LedgerTable).sort(column, reverse=self._sort_reverse)
+        self.table.sort(column, reverse=self._sort_reverse)
         self.update_preview()
         arrow = "↓" if self._sort_reverse else "↑"
-        self.query_one(LedgerTable).border_subtitle = f"sorted by {column} {arrow}"
+        self.table.border_subtitle = f"sorted by {column} {arrow}"
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "ledger-text":
@@ -250,7 +279,7 @@ class LedgerPane(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "ledger-text":
             event.stop()
-            self.query_one(LedgerTable).focus()
+            self.table.focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
@@ -278,4 +307,5 @@ class LedgerPane(Vertical):
             self.post_message(self.Opened(event.row_key.value))
 
     def action_focus_filter(self) -> None:
+        self.table  # noqa: B018 - mounts the filters with the table
         self.query_one("#ledger-text", Input).focus()

@@ -66,9 +66,6 @@ class UnitsTable(FitColumnsTable):
         self._shown: dict[str, tuple[str, ...]] = {}
         self._units: dict[str, ResearchUnitSummary] = {}
 
-    def on_mount(self) -> None:
-        self.add_fitted_columns(_COLUMNS)
-
     @staticmethod
     def cells(unit: ResearchUnitSummary) -> tuple[Text | str, ...]:
         topic = Text()
@@ -156,7 +153,29 @@ class UnitsPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "2 Research units"
+        self._table: UnitsTable | None = None
 
     def compose(self) -> ComposeResult:
-        yield UnitsTable(id="units-table")
-        yield RowPreview(id="units-preview")
+        # The table mounts after the first frame (`on_mount`), or as soon as something needs
+        # it: laying out and styling an empty table first only delays the question bar.
+        return iter(())
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._mount_table)
+
+    def _mount_table(self) -> None:
+        if self.is_attached:  # not when the app quit before its second frame
+            self.table  # noqa: B018 - the property mounts it
+
+    @property
+    def table(self) -> UnitsTable:
+        """The table, mounted on first use."""
+        if self._table is None:
+            self._table = UnitsTable(id="units-table")
+            self._table.add_fitted_columns(_COLUMNS)
+            self.mount(self._table, RowPreview(id="units-preview"))
+        return self._table
+
+    def clear(self) -> None:
+        if self._table is not None:
+            self._table.clear()
