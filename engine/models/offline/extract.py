@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.models.offline.passages import LabelledSentence, labelled_sentences
 from engine.models.offline.sources import Source
-from engine.models.offline.text import Candidate, prose_part, quotable, rank_candidates
+from engine.models.offline.text import SPREAD, Candidate, prose_part, quotable, rank_candidates
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,12 @@ def _context(sentence: LabelledSentence, sentences: Sequence[LabelledSentence]) 
     return " ".join([sentence.owner, sentence.label, *entry]).strip()
 
 
-def best_quotes(sources: Sequence[Source], query: str, *, limit: int) -> list[Quote]:
-    """The `limit` sentences that best match `query`, at most two per source first."""
-    chosen = rank_candidates(candidates_from(sources), query, limit=limit)
+def best_quotes(
+    sources: Sequence[Source], query: str, *, limit: int, spread: float = SPREAD
+) -> list[Quote]:
+    """The `limit` sentences that best match `query`, spread over sources while they compete
+    (`spread`: what each sentence taken from a source discounts its next one by)."""
+    chosen = rank_candidates(candidates_from(sources), query, limit=limit, spread=spread)
     return [Quote(candidate.text, sources[candidate.source_index]) for candidate in chosen]
 
 

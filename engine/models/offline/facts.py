@@ -30,16 +30,23 @@ _NUMBER_Q = re.compile(
     r"\b(?:largest|smallest|maximum|minimum|numeric)\b",
     re.I,
 )
-_NAME_Q = re.compile(
-    r"^\s*(?:in\s+\w+(?:\s+\w+){0,4},\s*)?(?:which|what)\b[^?]*?\b(?:function|method|class|"
-    r"exception|error|module|decorator|attribute|property|option|variable|event|symbol|"
-    r"helper|object|constant|parameter|argument|name|flag|file|command|type|signal|"
-    r"directory|header|field)s?\b",
-    re.I,
+_NAME_NOUNS = (
+    r"function|method|class|exception|error|module|decorator|attribute|property|option|"
+    r"variable|event|symbol|helper|object|constant|parameter|argument|name|flag|file|command|"
+    r"type|signal|directory|header|field"
+)
+# A clause before the question proper: "In the queue module, which…", "When X is given data,
+# which…".
+_LEAD = r"^\s*(?:[^,?]{1,160},\s*)?"
+_NAME_Q = re.compile(rf"{_LEAD}(?:which|what)\b[^?]*?\b(?P<noun>{_NAME_NOUNS})s?\b", re.I)
+# "Which property changes the maximum number…": the question opens by naming what it wants,
+# whatever its other words mention.
+_ASKED_NAME_Q = re.compile(
+    rf"{_LEAD}(?:which|what)\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_NAME_NOUNS})s?\b", re.I
 )
 _DEFAULT_Q = re.compile(r"\bdefaults?\b|\bby default\b", re.I)
 _CONSEQUENCE_Q = re.compile(
-    r"^\s*what\s+(?:happens|can go wrong|goes wrong)\b|"
+    r"\bwhat\s+(?:happens|can go wrong|goes wrong)\b|"
     r"\bwhat\s+(?:is|are)\s+the\s+(?:result|effect|outcome)",
     re.I,
 )
@@ -54,43 +61,77 @@ _NUMBER_WORDS = (
     r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|sixty|hundred|thousand|million|billion|infinite|unlimited|unbounded"
 )
-_NUMBER_RE = re.compile(rf"(?<![\w.])\d[\d,._]*(?:\s*[*x×^]\s*\d+)?|\b(?:{_NUMBER_WORDS})\b", re.I)
+_NUMBER_RE = re.compile(
+    rf"(?<![\w.])\d(?:[\d,._]*\d)?(?:\s*[*x×^]\s*\d+)?|\b(?:{_NUMBER_WORDS})\b", re.I
+)
+# A named constant stands for a value: `WARNING` answers "at what level…", `SEEK_SET` "what
+# value…".
+_CONSTANT_RE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b")
+_VALUE_Q = re.compile(r"\bwhat\s+(?:\w+\s+){0,3}(?:level|value|mode)\b", re.I)
 _DEFAULT_RE = re.compile(r"\bdefault(?:s|ed)?\b|\b[\w.]+=[^\s,)]+", re.I)
 _IDENTIFIER_RE = re.compile(
     r"\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|\b[A-Za-z_$][\w$]*\(\)|"
     r"\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|"
     r"\b[A-Z]{3,}[A-Z0-9]*\b|\b[a-z]+_[\w]+|'[^'\s]{1,30}'|\"[^\"\s]{1,30}\"|"
-    r"\b[A-Z][a-z]+(?:Error|Exception|Warning|Exit|Interrupt)\b|\b\w+\.(?:cfg|py|json|ini|toml)\b"
+    r"\b[A-Z][a-z]+(?:Error|Exception|Warning|Exit|Interrupt)\b|\b\w+\.(?:cfg|py|json|ini|toml)\b|"
+    # Names that begin with an acronym (`EOFError`), file patterns (`test*.py`), dot-files
+    # (`.venv`).
+    r"\b[A-Z]{2,}[A-Z][a-z]\w*|(?<![\w.])[\w-]*\*[\w*-]*\.\w+|(?<![\w.])\.[a-z][\w-]+\b"
+)
+# The name of an exception: `OverflowError`, `queue.Full` raised, "the Full exception".
+_EXCEPTION_NAME_RE = re.compile(
+    r"\b([A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt))\b|"
+    r"\b(?:rais(?:e|es|ed|ing)|throws?|thrown)\s+(?:an?\s+|the\s+)?([A-Z][\w.]+)"
+    r"|\b(?:an?|the)\s+([A-Z][\w.]+)\s+(?:exception|error)\b"
 )
 _CONSEQUENCE_RE = re.compile(
     r"\b(?:rais(?:e|es|ed|ing)|throw(?:s|n)?|error|exception|return(?:s|ed)?|discard(?:s|ed)?|"
     r"block(?:s|ed)?|deadlock\w*|ignored?|truncat\w+|set to|exit(?:s|ed)?|fail(?:s|ed)?|"
     r"cancel\w*|replac\w+|overwrit\w+|lost|never|terminat\w+|crash\w*|warn\w*|mangl\w+|"
-    r"shared|accumulat\w+|continue|stop(?:s|ped)?|unblock\w*|wait\w*)\b",
+    r"shared|accumulat\w+|continue|stop(?:s|ped)?|unblock\w*|wait\w*|\w+Error|\w+Exception)\b",
     re.I,
 )
 
 
 def fact_kinds(question: str) -> frozenset[str]:
-    """The kinds of fact a question asks for (empty when its form names none)."""
+    """The kinds of fact a question asks for (empty when its form names none).
+
+    A default the question mentions while it asks what happens is the condition, not the
+    fact asked ("… is left at its default, what happens to the others?").
+    """
     kinds: set[str] = set()
-    if _VERSION_Q.search(question):
+    if _ASKED_NAME_Q.search(question):
+        kinds.add(NAME)
+    elif _VERSION_Q.search(question):
         kinds.add(VERSION)
     elif _NUMBER_Q.search(question):
         kinds.add(NUMBER)
-    if _DEFAULT_Q.search(question):
-        kinds.add(DEFAULT)
-    if _NAME_Q.search(question) and not kinds & {VERSION, NUMBER}:
+    elif _NAME_Q.search(question):
         kinds.add(NAME)
     if _CONSEQUENCE_Q.search(question):
         kinds.add(CONSEQUENCE)
+    elif _DEFAULT_Q.search(question):
+        kinds.add(DEFAULT)
     return frozenset(kinds)
 
 
+def asked_noun(question: str) -> str:
+    """The kind of name a question asks for (`exception`, `function`, …), or ""."""
+    match = _ASKED_NAME_Q.search(question) or _NAME_Q.search(question)
+    return match.group("noun").lower() if match else ""
+
+
 def _new(tokens: list[str], question: str) -> list[str]:
-    """Tokens the question does not already contain: the answer is what it does not say."""
+    """Tokens the question does not already contain: the answer is what it does not say.
+
+    Whole tokens only: the `1` of `1 << windowBits` is new to a question about windowBits 15.
+    """
     asked = question.casefold()
-    return [token for token in tokens if token.strip("'\"").casefold() not in asked]
+    return [token for token in tokens if not _whole_in(token.strip("'\"").casefold(), asked)]
+
+
+def _whole_in(token: str, text: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(token)}(?!\w)", text) is not None
 
 
 def states(kind: str, sentence: str, question: str) -> bool:
@@ -99,14 +140,26 @@ def states(kind: str, sentence: str, question: str) -> bool:
         return bool(_VERSION_RE.search(sentence))
     if kind == NUMBER:
         without_versions = _VERSIONISH_RE.sub(" ", sentence)
-        return bool(_new([m.group(0) for m in _NUMBER_RE.finditer(without_versions)], question))
+        found = [m.group(0) for m in _NUMBER_RE.finditer(without_versions)]
+        if _VALUE_Q.search(question):
+            found += [m.group(0) for m in _CONSTANT_RE.finditer(sentence) if len(m.group(0)) > 2]
+        return bool(_new(found, question))
     if kind == DEFAULT:
         return bool(_DEFAULT_RE.search(sentence))
     if kind == NAME:
-        return bool(_new([m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)], question))
+        return bool(_new(_names(sentence, asked_noun(question)), question))
     if kind == CONSEQUENCE:
         return bool(_CONSEQUENCE_RE.search(sentence))
     return False
+
+
+def _names(sentence: str, noun: str) -> list[str]:
+    """The names a sentence gives; for a question that asks which exception, only exceptions."""
+    if noun not in {"exception", "error"}:
+        return [m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)]
+    return [
+        next(group for group in m.groups() if group) for m in _EXCEPTION_NAME_RE.finditer(sentence)
+    ]
 
 
 def fact_factor(kinds: frozenset[str], sentence: str, question: str) -> float:

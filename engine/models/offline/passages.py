@@ -66,6 +66,8 @@ _VERSION_NOTE_RE = re.compile(
 )
 # A Markdown table's header separator, flattened or not: `|---|:---:|`.
 _TABLE_SEPARATOR_RE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
+# What a fetch shows between the passages it picked from a long page.
+ELISION = "[…]"
 MAX_LABEL_CHARS = 100
 _MAX_HEAD_WORDS = 14
 
@@ -255,6 +257,10 @@ def labelled_sentences(passage: str) -> list[LabelledSentence]:
     heading = ""
     for block in re.split(r"\n\s*\n", passage):
         lines = block.strip().splitlines()
+        if block.strip() == ELISION:
+            # Text was left out here: whatever follows may be under another heading.
+            heading = ""
+            continue
         while lines and (match := _HEADING_RE.match(lines[0])):
             heading = clean_markup(match.group("text")).strip()
             lines = lines[1:]

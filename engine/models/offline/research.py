@@ -27,6 +27,7 @@ MAX_SEARCHES = 5
 MAX_FETCHES = 2
 NOTES_SENTENCES = 6
 ANSWER_SENTENCES = 5
+NOTES_SPREAD = 0.5
 MAX_FOLLOW_UP_ROUNDS = 2
 MAX_SUPERVISOR_TURNS = 12
 REJECTION_PREFIX = "[ResearchComplete rejected:"
@@ -131,7 +132,10 @@ def final_answer(
     conversation: Conversation, topic: ResearchTopic, pool: SourcePool, *, notes: bool
 ) -> OfflineReply:
     if notes:
-        quotes = best_quotes(pool.sources, topic.scoring_text, limit=NOTES_SENTENCES)
+        # Notes are evidence for a report: drawn from as many sources as answer the topic.
+        quotes = best_quotes(
+            pool.sources, topic.scoring_text, limit=NOTES_SENTENCES, spread=NOTES_SPREAD
+        )
         return OfflineReply(content=notes_text(quotes), role="researcher")
     quotes = best_quotes(pool.sources, topic.scoring_text, limit=ANSWER_SENTENCES)
     heading = " ".join(topic.title.split())[:200] or "Answer"

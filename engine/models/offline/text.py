@@ -26,6 +26,12 @@ differences differ different between use used using work works way ways thing th
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+_CODE_NAME_RE = re.compile(r"\w[._]\w|[a-z][A-Z]|^[A-Z][A-Z0-9]{2,}$|^--?\w|\(\)$")
+NAME_WEIGHT = 2.0
+# Where a code name joins words: `a.b`, `a_b`, `aB`; and the words it is made of.
+_NAME_JOINT_RE = re.compile(r"[._][A-Za-z]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NAME_PART_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*")
 _CITATION_MARK_RE = re.compile(r"\[\^?\d+(?:\s*[-,]\s*\d+)*\]")
 # A sentence ends at . ! or ? followed by whitespace and an upper-case letter, a digit or a quote.
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -59,12 +65,19 @@ LITERAL_LIST_RE = re.compile(
 )
 _INNER_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s")
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.IGNORECASE)
+# A semicolon between two clauses of words (`… main interpreter; attempting to …`) is prose;
+# one before code (`import importlib; importlib.reload(…)`) is not.
+_PROSE_SEMICOLON_RE = re.compile(r"(?<=[a-z,)])\s*;(?=\s+[a-z]+[\s,])")
 _EXAMPLE_TAIL_RE = re.compile(r",?\s+\(?(?:e\.g\.|for example)[,:]?\s+(?P<tail>.+)$", re.I)
 # A full stop followed by a lower-case word (`exits. mjs import …`) and code that ends before
 # a capitalised word starts a sentence (`… 'foo.HTML' A TypeError is thrown …`).
 _LOWER_AFTER_STOP_RE = re.compile(r"(?<=[.!?])\s+(?=[a-z])")
 _ABBREVIATION_END_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
 _PROSE_AFTER_CODE_RE = re.compile(r"(?<=[;)'\"\]}])\s+(?=[A-Z][a-z]*\s)")
+# An introduction with the first number of the list it introduces: "… as follows: 1."
+_LIST_START_RE = re.compile(r":\s*1[.)]$")
+# How much each sentence already quoted from a source discounts that source's next one.
+SPREAD = 0.8
 _MIN_SENTENCE_CHARS = 40
 _MAX_SENTENCE_CHARS = 420
 _MIN_SENTENCE_WORDS = 6
@@ -94,8 +107,41 @@ def content_words(text: str) -> list[str]:
 
 
 def terms(text: str) -> set[str]:
-    """Stemmed content words: the unit of every overlap score."""
-    return {stem(word) for word in content_words(text)}
+    """Stemmed content words: the unit of every overlap score.
+
+    A name written as code counts as itself and as the words it is made of, so that
+    `get_all_start_methods` meets "start method" and `defaultMaxListeners` meets "max listeners".
+    """
+    found: set[str] = set()
+    for match in _WORD_RE.finditer(text):
+        written = match.group(0).rstrip(".")
+        word = written.lower()
+        if word in STOPWORDS or len(word) < 2:
+            continue
+        found.add(stem(word))
+        if _NAME_JOINT_RE.search(written):
+            for part in _NAME_PART_RE.findall(_CAMEL_RE.sub(" ", written)):
+                lowered = part.lower()
+                if len(lowered) > 1 and lowered not in STOPWORDS:
+                    found.add(stem(lowered))
+    return found
+
+
+def is_code_name(token: str) -> bool:
+    """Whether a word is written as a name in code: `asyncio.open_connection`, `put_nowait`,
+    `defaultMaxListeners`, `EventEmitter`, `TIMEOUT_MAX`, `--json-lines`, `reload()`."""
+    return bool(_CODE_NAME_RE.search(token.strip("'\"")))
+
+
+def name_terms(text: str) -> set[str]:
+    """The terms of the code names a text writes, each whole (`asyncio.gather`)."""
+    found: set[str] = set()
+    for token in text.split():
+        token = token.strip("?!,;:'\"()[]")
+        word = _WORD_RE.search(token)
+        if word and is_code_name(token):
+            found.add(stem(word.group(0).lower().rstrip(".")))
+    return found
 
 
 def count_words(text: str) -> int:
@@ -132,7 +178,10 @@ def quotable(sentence: str, *, short_ok: bool = False) -> bool:
         return False
     if sentence[-1] not in ".!?" or not (sentence[0].isupper() or sentence[0].isdigit()):
         return False
+    if _LIST_START_RE.search(sentence) and len(sentence.split()) > 4:
+        return False
     prose = _SETTING_RE.sub("setting", LITERAL_LIST_RE.sub("value", sentence))
+    prose = _PROSE_SEMICOLON_RE.sub(",", prose)
     if _CITATION_MARK_RE.search(prose) or "://" in sentence:
         return False
     if any(token in prose for token in _CODE_MARKERS) or sentence.endswith(":."):
@@ -214,12 +263,14 @@ def score(
 
 
 def rank_candidates(
-    candidates: Sequence[Candidate], query: str, *, limit: int, per_source: int = 2
+    candidates: Sequence[Candidate], query: str, *, limit: int, spread: float = SPREAD
 ) -> list[Candidate]:
-    """The best-matching distinct sentences, at most `per_source` from any one source first.
+    """The best-matching distinct sentences, spread over sources while they compete.
 
-    Ties break on (source order, position), so the choice is stable across runs. When the
-    per-source cap leaves fewer than `limit` sentences, the cap is lifted for the remainder.
+    Picked best first; each sentence already taken from a source discounts that source's next
+    one by `spread` (0..1), so a second source's good sentence comes before a first source's
+    third-best, but a source that alone answers the question still fills the answer. Ties
+    break on (source order, position), so the choice is stable across runs.
     """
     from engine.models.offline.facts import fact_factor, fact_kinds
 
@@ -227,6 +278,9 @@ def rank_candidates(
     kinds = fact_kinds(query)
     term_sets = [terms(candidate.text) for candidate in candidates]
     weights = idf_weights(term_sets)
+    for term in name_terms(query):
+        # The names a question gives are what its answer is about.
+        weights[term] = weights.get(term, 1.0) * NAME_WEIGHT
     scored = [
         (
             score(term_set, query_terms, weights, context=terms(candidate.context))
@@ -235,25 +289,27 @@ def rank_candidates(
         )
         for term_set, candidate in zip(term_sets, candidates, strict=True)
     ]
-    ordered = sorted(
+    remaining: list[tuple[float, Candidate]] = []
+    seen_texts: set[str] = set()
+    for item in sorted(
         (item for item in scored if item[0] > 0),
         key=lambda item: (-item[0], item[1].source_index, item[1].position),
-    )
-    chosen: list[Candidate] = []
-    seen_texts: set[str] = set()
-    per_source_count: dict[int, int] = {}
-    for relax in (False, True):
-        for _, candidate in ordered:
-            if len(chosen) >= limit:
-                return chosen
-            key = candidate.text.casefold()
-            if key in seen_texts:
-                continue
-            if not relax and per_source_count.get(candidate.source_index, 0) >= per_source:
-                continue
-            chosen.append(candidate)
+    ):
+        key = item[1].text.casefold()
+        if key not in seen_texts:
             seen_texts.add(key)
-            per_source_count[candidate.source_index] = (
-                per_source_count.get(candidate.source_index, 0) + 1
-            )
+            remaining.append(item)
+    chosen: list[Candidate] = []
+    taken: dict[int, int] = {}
+    while remaining and len(chosen) < limit:
+        best = max(
+            range(len(remaining)),
+            key=lambda i: (
+                remaining[i][0] * spread ** taken.get(remaining[i][1].source_index, 0),
+                -i,
+            ),
+        )
+        _, candidate = remaining.pop(best)
+        chosen.append(candidate)
+        taken[candidate.source_index] = taken.get(candidate.source_index, 0) + 1
     return chosen
