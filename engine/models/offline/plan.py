@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from engine.models.offline.sources import parse_search_results
-from engine.models.offline.text import STOPWORDS, content_words, terms
+from engine.models.offline.text import STOPWORDS, content_words, is_code_name, terms
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./'-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
@@ -66,6 +66,17 @@ def subject_of(text: str) -> str:
     """The question's content words, at most six, as one short search phrase."""
     kept = [token for phrase in phrases(text) for token in phrase.split()]
     return " ".join(kept[:_MAX_SUBJECT_WORDS])
+
+
+def search_phrase(text: str) -> str:
+    """At most six content words as one search phrase, the question's code names always among
+    them (they come last in "what does X return when…" as often as first), in its order: a
+    question's names are its most specific words, and the page that answers it names them too."""
+    tokens = [token for phrase in phrases(text) for token in phrase.split()]
+    names = [i for i, token in enumerate(tokens) if is_code_name(token)][:_MAX_SUBJECT_WORDS]
+    others = [i for i in range(len(tokens)) if i not in names]
+    kept = sorted(names + others[: max(_MAX_SUBJECT_WORDS - len(names), 0)])
+    return " ".join(tokens[i] for i in kept)
 
 
 def needs_clarification(question: str, *, already_asked: bool) -> bool:

@@ -1,7 +1,8 @@
 """The research roles of the offline model: the researcher's tool loop and the supervisor.
 
-Researcher: search every query of its topic (parallel calls, one turn), fetch the best one or
-two URL results, then answer with extractive notes. Supervisor: one `ConductResearch` per plan
+Researcher: search every query of its topic (parallel calls, one turn; a lookup question's
+queries keep its code names), fetch the one or two results the searches rank best, then answer
+with extractive notes. Supervisor: one `ConductResearch` per plan
 track, `ResearchComplete` once each has an answer, broadened follow-ups when the quality gate
 rejects, for a bounded number of rounds.
 """
@@ -14,10 +15,10 @@ from dataclasses import dataclass
 
 from engine.models.offline.conversation import Conversation, ToolSpec
 from engine.models.offline.extract import answer_text, best_quotes, notes_text
-from engine.models.offline.plan import subject_of
+from engine.models.offline.plan import search_phrase, subject_of
 from engine.models.offline.reply import OfflineReply, make_calls
-from engine.models.offline.sources import SourcePool
-from engine.models.offline.text import content_words, score, terms
+from engine.models.offline.sources import Source, SourcePool, parse_search_results
+from engine.models.offline.text import content_words, is_code_name, score, terms
 from engine.prompt_blocks import parse_plan_tracks
 from engine.schemas import ResearchTrack
 
@@ -30,6 +31,7 @@ ANSWER_SENTENCES = 5
 NOTES_SPREAD = 0.5
 MAX_FOLLOW_UP_ROUNDS = 2
 MAX_SUPERVISOR_TURNS = 12
+_RANK_K = 2
 REJECTION_PREFIX = "[ResearchComplete rejected:"
 TOPIC_LABEL = "Research track:"
 _QUERIES_RE = re.compile(r"^\s*Queries:\s*(?P<queries>\S.*)$", re.MULTILINE)
@@ -64,11 +66,16 @@ def topic_of(conversation: Conversation) -> ResearchTopic:
         title = title_match.group("title").strip() if title_match else queries[0]
         return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True)
     question = conversation.question()
-    subject = subject_of(question) or question[:200]
+    subject = search_phrase(question) or question[:200]
     words = subject.split()
     derived = [subject]
     if len(words) > 3:
-        derived.append(" ".join(words[:3]))
+        # A narrower second search: the question's code names with its first other word,
+        # else its first three words.
+        names = [word for word in words if is_code_name(word)][:2]
+        others = [word for word in words if word not in names]
+        narrow = [word for word in words if word in names or word in others[:1]]
+        derived.append(" ".join(narrow if names else words[:3]))
     return ResearchTopic(question, tuple(derived), from_plan=False)
 
 
@@ -108,11 +115,8 @@ def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineR
     fetch = _spec(tools, FETCH_TOOL) if can_call else None
     if fetch is not None and not any(c.name == FETCH_TOOL for c in calls):
         argument = fetch.first_string_argument(("url",))
-        query_terms = terms(topic.scoring_text)
         # URLs and document keys alike: fetch_url reads a local document in full by its key.
-        unread = [s for s in pool.sources if not s.fetched]
-        unread.sort(key=lambda s: -score(terms(s.text + " " + s.title), query_terms, {}))
-        chosen = unread[:MAX_FETCHES]
+        chosen = fetch_choice(pool, conversation.tool_outputs(), topic)[:MAX_FETCHES]
         if chosen:
             return OfflineReply(
                 tool_calls=make_calls(turn, [(FETCH_TOOL, {argument: s.locator}) for s in chosen]),
@@ -120,6 +124,42 @@ def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineR
             )
 
     return final_answer(conversation, topic, pool, notes=_writes_notes(tools, topic))
+
+
+def search_ranks(tool_outputs: list[tuple[str, str]]) -> dict[str, float]:
+    """Each source's standing across every search: the sum over searches of 1 / (k + rank).
+
+    The search engine ranked each page against the whole of its text; a page several searches
+    put near the top is the likeliest to hold the answer (reciprocal rank fusion, k = 2).
+    """
+    fused: dict[str, float] = {}
+    for name, content in tool_outputs:
+        if name == FETCH_TOOL or content.startswith("Fetched:"):
+            continue
+        seen: list[str] = []
+        for source in parse_search_results(content):
+            if source.locator not in seen:
+                seen.append(source.locator)
+        for rank, locator in enumerate(seen, start=1):
+            fused[locator] = fused.get(locator, 0.0) + 1.0 / (_RANK_K + rank)
+    return fused
+
+
+def fetch_choice(
+    pool: SourcePool, tool_outputs: list[tuple[str, str]], topic: ResearchTopic
+) -> list[Source]:
+    """Unread sources, the best to read first: by the searches' ranking of them, then by how
+    well what was seen of them (passages and title) matches the topic."""
+    query_terms = terms(topic.scoring_text)
+    ranks = search_ranks(tool_outputs)
+    unread = [s for s in pool.sources if not s.fetched]
+    return sorted(
+        unread,
+        key=lambda s: (
+            -ranks.get(s.locator, 0.0),
+            -score(terms(s.text + " " + s.title), query_terms, {}),
+        ),
+    )
 
 
 def _writes_notes(tools: list[ToolSpec], topic: ResearchTopic) -> bool:

@@ -1,0 +1,64 @@
+"""What a quick researcher searches for and which results it reads in full."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage
+
+from engine.models.offline import research
+from engine.models.offline.conversation import Conversation
+from engine.models.offline.sources import SourcePool
+
+
+def _search_output(query: str, results: list[tuple[str, str, str]]) -> str:
+    blocks = [f'Search results for "{query}":', ""]
+    for number, (title, key, passage) in enumerate(results, start=1):
+        blocks += [f"[{number}] {title}", f"Document: {key}", passage, ""]
+    return "\n".join(blocks)
+
+
+def test_a_lookup_question_searches_for_the_names_it_ends_with() -> None:
+    question = (
+        "What is the default buffer size limit of the StreamReader returned by "
+        "asyncio.open_connection()?"
+    )
+    topic = research.topic_of(Conversation([HumanMessage(question)]))
+    assert "asyncio.open_connection" in topic.queries[0].split()
+    assert len(topic.queries[0].split()) <= 6
+    # The narrower search keeps the names too.
+    assert "asyncio.open_connection" in topic.queries[1].split()
+
+
+def test_a_question_without_names_searches_its_first_words() -> None:
+    topic = research.topic_of(Conversation([HumanMessage("How long do debug mode callbacks run?")]))
+    assert topic.queries[0] == "long debug mode callbacks run"
+    assert topic.queries[1] == "long debug mode"
+
+
+def test_the_results_the_searches_rank_first_are_read_first() -> None:
+    first = _search_output(
+        "Counter total added",
+        [
+            ("collections — Counter objects", "collections.html", "Counter objects."),
+            ("threading", "threading.html", "Counter total version added in a newer Python."),
+        ],
+    )
+    second = _search_output(
+        "Python version Counter total",
+        [
+            ("typing", "typing.html", "Python version total Counter added."),
+            ("collections — Counter objects", "collections.html", "Counter objects."),
+        ],
+    )
+    outputs = [("search_web", first), ("search_web", second)]
+    pool = SourcePool()
+    for name, content in outputs:
+        pool.add_tool_output(name, content)
+    topic = research.ResearchTopic(
+        "In which Python version was Counter.total() added?",
+        ("Counter total added", "Python version Counter total"),
+        from_plan=False,
+    )
+    chosen = research.fetch_choice(pool, outputs, topic)
+    # Ranked first and second by the two searches, it beats pages whose passages share more
+    # of the question's words.
+    assert chosen[0].locator == "collections.html"
