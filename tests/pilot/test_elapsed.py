@@ -28,7 +28,7 @@ from tests.pilot.fakes import (
     settle,
     unit,
 )
-from tests.pilot.steps import press_and_settle
+from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
 from tui.elapsed import format_elapsed, stored_elapsed
 from tui.widgets.status_header import StatusHeader
@@ -149,3 +149,29 @@ def test_format_elapsed_clock_while_running_and_seconds_once_done() -> None:
     assert format_elapsed(42.4, final=True) == "42s"
     assert format_elapsed(187, final=True) == "3:07"
     assert format_elapsed(187, final=False) == "3:07"
+
+
+async def test_elapsed_stays_on_the_header_line_at_80_columns(tmp_path: Path) -> None:
+    from engine.events import RuntimeProgress
+
+    story = full_story()
+    # A gate with two-digit counts and a reason, as a real run reports it.
+    story["review_plan"][0].insert(
+        -3,
+        RuntimeProgress(
+            quality_gate_status="pass",
+            quality_gate_reason="enough evidence",
+            min_evidence_records=5,
+            min_source_domains=3,
+            evidence_record_count=20,
+            source_domain_count=4,
+        ),
+    )
+    app = app_with(tmp_path, ScriptedDriver(story), Clock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        line = header_text(app)
+        assert "gate 20/5 records" in line
+        shown = line[: app.size.width]  # the header is one line, cut at the edge
+        assert "elapsed 0.0s" in shown, line

@@ -105,6 +105,11 @@ class StatusHeader(Vertical):
         line = Text.assemble(("deepresearch", "bold"))
         line.append("  phase ", style="dim")
         line.append(self._phase or "idle", style="bold")
+        if self._elapsed is not None:
+            # Beside the phase: the line is cut at the terminal's edge, and at 80 columns the
+            # gate's counts would push the time off it.
+            line.append("  elapsed ", style="dim")
+            line.append(format_elapsed(self._elapsed, final=self._elapsed_final))
         if self._documents:
             line.append(f"  {self._documents}", style="italic")
         if self._model_call:
@@ -127,9 +132,6 @@ class StatusHeader(Vertical):
         elif self._evidence is not None:
             line.append("  evidence ", style="dim")
             line.append(f"{records} records · {domains} domains")
-        if self._elapsed is not None:
-            line.append("  elapsed ", style="dim")
-            line.append(format_elapsed(self._elapsed, final=self._elapsed_final))
         if self._usage is not None:
             total_in, total_out = self._usage.total_input_tokens, self._usage.total_output_tokens
             line.append("  tokens ", style="dim")
