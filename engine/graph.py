@@ -6,7 +6,10 @@
 
 scope_intake ends the run when the person cancels at plan review. Nothing is created at
 import time: `build_graph(deps, checkpointer)` compiles a graph around the given models and
-tools, so a resumed session in a new process rebuilds exactly the same graph.
+tools, so a resumed session in a new process rebuilds exactly the same graph. The research
+supervisor's nodes are module-level functions that take the same `EngineDeps` as the run's
+context (`Runtime[EngineDeps]`): the runner streams every leg with `context=deps`, and a run
+given none falls back to the settings' defaults (engine.nodes.deps.deps_of).
 """
 
 from __future__ import annotations
@@ -42,12 +45,18 @@ async def _after_scope(state: ResearchState) -> Literal["research_supervisor", "
 
 
 def build_graph(deps: EngineDeps, checkpointer: Any = None) -> Any:
-    """Compile the research graph with the given dependencies and checkpointer."""
+    """Compile the research graph with the given dependencies and checkpointer.
+
+    Stream it with `context=deps` (the same dependencies) so the supervisor uses them too.
+    No `context_schema` is declared here: LangGraph Server hands a run's context over as JSON,
+    which a declared dataclass schema would try (and fail) to build `EngineDeps` from; the
+    supervisor subgraph declares it for its own nodes.
+    """
     graph = StateGraph(ResearchState)
     graph.add_node("route_question", build_route(deps))
     graph.add_node("scope_intake", build_scope_graph(deps))
     graph.add_node("quick_research", build_quick(deps))
-    graph.add_node("research_supervisor", build_supervisor_graph(deps))
+    graph.add_node("research_supervisor", build_supervisor_graph())
     graph.add_node("final_report", build_final_report(deps))
     graph.add_node("verify_citations", build_verify(deps))
     graph.add_edge(START, "route_question")

@@ -6,18 +6,20 @@ settings of the server's environment, and it pauses with the same `interrupt()`s
 clarification with the answer as a string, and plan review with a decision such as
 `{"action": "approve"}` (see engine.schemas.PlanDecision). The typed events of
 engine/events.py arrive on the `custom` stream mode.
+
+The server streams runs with no Python objects as context (at most JSON), so the nodes that
+read their dependencies from the run's context fall back to `settings_deps()`: the same
+dependencies this graph is built around, shared while the settings stay the same.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.config import load_settings
 from engine.graph import build_graph
-from engine.nodes.deps import default_deps
+from engine.nodes.deps import settings_deps
 
 
 def make_graph(config: Any = None) -> Any:
     """A compiled graph without a checkpointer: LangGraph Server supplies its own."""
-    settings = load_settings()
-    return build_graph(default_deps(settings))
+    return build_graph(settings_deps())

@@ -156,10 +156,14 @@ class CheckpointStoreError(SettingsError):
 class ResearchSession:
     """One session (one LangGraph thread); implements `engine.protocol.SessionDriver`."""
 
-    def __init__(self, settings: Settings, graph: Any, session_id: str) -> None:
+    def __init__(
+        self, settings: Settings, graph: Any, session_id: str, deps: EngineDeps | None = None
+    ) -> None:
         self.settings = settings
         self.graph = graph
         self.session_id = session_id
+        # What the graph's context-reading nodes use; None: the settings' defaults (deps_of).
+        self.deps = deps
         self._producer: asyncio.Task[None] | None = None
         self._writing: asyncio.Future[None] | None = None
         self._cancelled = False
@@ -373,7 +377,11 @@ class ResearchSession:
                 # Every task the graph starts inherits this leg's meter.
                 with metering(meter):
                     async for _namespace, mode, data in self.graph.astream(
-                        graph_input, config, stream_mode=["updates", "custom"], subgraphs=True
+                        graph_input,
+                        config,
+                        context=self.deps,
+                        stream_mode=["updates", "custom"],
+                        subgraphs=True,
                     ):
                         if mode == "custom" and isinstance(data, _Event):
                             await queue.put(("event", data))
@@ -515,13 +523,16 @@ async def open_engine(
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     configure_logging(settings)
     async with checkpointer(settings) as saver:
-        graph = build_graph(deps or default_deps(settings), saver)
-        yield lambda session_id: _session(settings, graph, session_id)
+        engine_deps = deps or default_deps(settings)
+        graph = build_graph(engine_deps, saver)
+        yield lambda session_id: _session(settings, graph, engine_deps, session_id)
 
 
-def _session(settings: Settings, graph: Any, session_id: str | None) -> ResearchSession:
+def _session(
+    settings: Settings, graph: Any, deps: EngineDeps, session_id: str | None
+) -> ResearchSession:
     """An existing session by id, or a new one (which has spent nothing yet)."""
-    session = ResearchSession(settings, graph, session_id or new_session_id())
+    session = ResearchSession(settings, graph, session_id or new_session_id(), deps)
     session.fresh = session_id is None
     return session
 

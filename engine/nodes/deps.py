@@ -1,8 +1,12 @@
 """What the graph's nodes call out to: models per role, research tools, grounding search.
 
-The graph closes over one `EngineDeps`, so tests and benchmarks swap in scripted models and
-tools without touching the graph, and a resumed session rebuilds the same graph in a new
-process. Nothing is created at import time; the defaults import lazily when first called.
+One `EngineDeps` per engine, so tests and benchmarks swap in scripted models and tools without
+touching the graph, and a resumed session rebuilds the same graph in a new process. Nodes built
+around it close over it; module-level nodes (the supervisor's) receive it as the run's context,
+`Runtime[EngineDeps]`, and read it with `deps_of`: the runner streams every leg with
+`context=deps`, and a run given none (LangGraph Server passes no Python objects) gets
+`settings_deps()`, the defaults the settings configure. Nothing is created at import time; the
+defaults import lazily when first called.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.config import Role, Settings
+from engine.config import Role, Settings, load_settings
 from engine.middleware.retry import RetryPolicy
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langchain_core.tools import BaseTool
+    from langgraph.runtime import Runtime
 
     from engine.citations.registry import SourceRegistry
 
@@ -99,6 +104,29 @@ def default_deps(settings: Settings) -> EngineDeps:
         planner_search=_default_planner_search(settings),
         retry=RetryPolicy(max_retries=settings.llm_max_retries),
     )
+
+
+# The settings-built dependencies of runs given none, kept while the settings stay the same.
+_SETTINGS_DEPS: dict[str, EngineDeps] = {}
+
+
+def settings_deps() -> EngineDeps:
+    """`default_deps` for the settings of the environment, built once and reused while those
+    settings stay the same (models, endpoints and the compiled researcher are shared)."""
+    settings = load_settings()
+    cached = _SETTINGS_DEPS.get("deps")
+    if cached is None or cached.settings != settings:
+        cached = _SETTINGS_DEPS["deps"] = default_deps(settings)
+    return cached
+
+
+def deps_of(runtime: Runtime[EngineDeps] | None) -> EngineDeps:
+    """The dependencies of this run: its context when the caller gave one (the runner does),
+    else `settings_deps()` (LangGraph Server gives none, or only JSON)."""
+    context = getattr(runtime, "context", None)
+    if isinstance(context, EngineDeps):
+        return context
+    return settings_deps()
 
 
 def _default_planner_search(settings: Settings) -> PlannerSearch | None:

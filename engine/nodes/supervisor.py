@@ -18,9 +18,11 @@ from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
 from engine.budget import budget_reached, report_tokens_for
+from engine.config import Settings
 from engine.emit import emit
 from engine.events import (
     EvidenceAdded,
@@ -32,7 +34,7 @@ from engine.events import (
 from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
-from engine.nodes.deps import EngineDeps
+from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_dispatch import plan_dispatch_message
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.prompt_blocks import format_plan
@@ -64,6 +66,9 @@ def think_tool_schema() -> dict[str, Any]:
     }
 
 
+SUPERVISOR_TOOLS = (ConductResearch, ResearchComplete, think_tool_schema())
+
+
 def summary_of(unit: dict[str, Any]) -> ResearchUnitSummary:
     return ResearchUnitSummary(**{k: v for k, v in unit.items() if k in _SUMMARY_FIELDS})
 
@@ -88,335 +93,363 @@ def _last_ai(messages: Sequence[BaseMessage]) -> AIMessage | None:
     return None
 
 
-def build_supervisor_graph(deps: EngineDeps) -> Any:
-    """Compile the supervisor subgraph (its own state schema, `SupervisorState`)."""
+def _progress(
+    state: SupervisorState,
+    units: dict[str, dict[str, Any]],
+    settings: Settings,
+    *,
+    gate: GateResult | None,
+    skipped: int,
+    iteration: int,
+) -> RuntimeProgress:
+    records = ledger_records(state.get("evidence_ledger"))
+    domains = gate.domains if gate else source_domains(records)
+    return RuntimeProgress(
+        supervisor_iteration=iteration,
+        dispatched_research_units=len(units),
+        skipped_research_units=skipped,
+        quality_gate_status=gate.status if gate else "none",
+        quality_gate_reason=gate.reason if gate else None,
+        min_evidence_records=settings.min_evidence_records,
+        min_source_domains=settings.min_source_domains,
+        evidence_record_count=len(records),
+        source_domain_count=len(domains),
+        source_domains=domains,
+        research_units=[summary_of(unit) for unit in units.values()],
+    )
+
+
+async def supervisor(
+    state: SupervisorState, runtime: Runtime[EngineDeps]
+) -> Command[Literal["supervisor_tools", "__end__"]]:
+    """Ask the orchestrator model for its next moves; on the first pass, open the
+    conversation (and compile the researcher while the model thinks)."""
+    deps = deps_of(runtime)
     settings = deps.settings
-    tools = [ConductResearch, ResearchComplete, think_tool_schema()]
-
-    def progress(
-        state: SupervisorState,
-        units: dict[str, dict[str, Any]],
-        *,
-        gate: GateResult | None,
-        skipped: int,
-        iteration: int,
-    ) -> RuntimeProgress:
-        records = ledger_records(state.get("evidence_ledger"))
-        domains = gate.domains if gate else source_domains(records)
-        return RuntimeProgress(
-            supervisor_iteration=iteration,
-            dispatched_research_units=len(units),
-            skipped_research_units=skipped,
-            quality_gate_status=gate.status if gate else "none",
-            quality_gate_reason=gate.reason if gate else None,
-            min_evidence_records=settings.min_evidence_records,
-            min_source_domains=settings.min_source_domains,
-            evidence_record_count=len(records),
-            source_domain_count=len(domains),
-            source_domains=domains,
-            research_units=[summary_of(unit) for unit in units.values()],
-        )
-
-    async def supervisor(
-        state: SupervisorState,
-    ) -> Command[Literal["supervisor_tools", "__end__"]]:
-        messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
-        new: list[BaseMessage] = []
-        if not messages:
-            emit(PhaseChanged(phase="researching"))
-            system = SUPERVISOR_PROMPT.format(
-                date=today(),
-                max_concurrent=settings.max_concurrent_research_units,
-                max_units=settings.max_researcher_iterations,
-                min_records=settings.min_evidence_records,
-                min_domains=settings.min_source_domains,
-            )
-            plan = plan_of(state.get("plan"))
-            human = f"## Research brief\n{state.get('research_brief', '')}"
-            if plan is not None:
-                human += f"\n\n{format_plan(plan)}"
-            carried = state.get("notes") or []
-            if carried:
-                human += "\n\n## Findings so far\n" + "\n".join(carried)
-            new = [SystemMessage(content=system), HumanMessage(content=human)]
-            messages = new
-        stop = budget_reached(_report_estimate(state))
-        if stop is not None:
-            # Kept, so research continued with a raised budget picks up this conversation.
-            return Command(
-                goto="__end__",
-                update={"supervisor_messages": new, **_final_gate(state), "budget_stop": stop},
-            )
-        call = guarded_tool_call(deps.model_for("orchestrator"), tools, messages, policy=deps.retry)
-        if new:
-            # The first wave needs the compiled researcher: build it while the model thinks.
-            reply, _ = await asyncio.gather(call, prepare_researcher(deps))
-        else:
-            reply = await call
-        return Command(
-            goto="supervisor_tools",
-            update={
-                "supervisor_messages": [*new, reply],
-                "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
-            },
-        )
-
-    # Async although it never awaits: LangGraph runs sync nodes in a worker thread, a hop that
-    # costs every supervisor pass for nothing.
-    async def supervisor_tools(
-        state: SupervisorState,
-    ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
-        messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
-        units = dict(state.get("research_units") or {})
-        iteration = state.get("supervisor_iteration") or 0
-        skipped_total = state.get("skipped_units") or 0
-        pending_dispatch = state.get("pending_dispatch") or []
-
-        if pending_dispatch:
-            return _collect_wave(state, units, pending_dispatch, iteration, skipped_total)
-
-        pending = _pending_calls(messages)
-        last = _last_ai(messages)
-        answers: list[ToolMessage] = []
-        dispatch: list[UnitInput] = []
-        gate: GateResult | None = None
-        finished = False
-        # Units of this run dispatched before a budget stop count too (ids go on from them).
-        dispatched_total = state.get("research_iterations") or len(units)
-        run_number = state.get("run_number") or 1
-        wants_complete = any(c["name"] == "ResearchComplete" for c in pending) or (
-            last is not None and not last.tool_calls
-        )
-        conduct = [c for c in pending if c["name"] == "ConductResearch"]
-
-        for call in pending:
-            call_id = call.get("id") or ""
-            if call["name"] == "think_tool":
-                reflection = str(call.get("args", {}).get("reflection", "")).strip()
-                answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
-            elif call["name"] == "ConductResearch":
-                topic = str(call.get("args", {}).get("research_topic", "")).strip()
-                budget_left = settings.max_researcher_iterations - dispatched_total - len(dispatch)
-                if not topic:
-                    answers.append(_tool_answer(call, "Error: research_topic is empty."))
-                elif len(dispatch) >= settings.max_concurrent_research_units:
-                    skipped_total += 1
-                    answers.append(
-                        _tool_answer(
-                            call,
-                            f"[skipped: at most {settings.max_concurrent_research_units} "
-                            "research units run at once; dispatch it again in the next wave]",
-                        )
-                    )
-                elif budget_left <= 0:
-                    skipped_total += 1
-                    answers.append(
-                        _tool_answer(
-                            call,
-                            f"[skipped: the total of {settings.max_researcher_iterations} "
-                            "research units is used up]",
-                        )
-                    )
-                else:
-                    index = dispatched_total + len(dispatch) + 1
-                    dispatch.append(
-                        UnitInput(
-                            unit_id=unit_id_for(run_number, index), topic=topic, call_id=call_id
-                        )
-                    )
-            elif call["name"] == "ResearchComplete":
-                continue
-            else:
-                answers.append(
-                    _tool_answer(
-                        call,
-                        f"Error: there is no tool named {call['name']!r}. Available tools: "
-                        "ConductResearch, ResearchComplete, think_tool.",
-                    )
-                )
-
-        stalled = state.get("stalled_rejections") or 0
-        complete_calls = [c for c in pending if c["name"] == "ResearchComplete"]
-        if wants_complete and not conduct:
-            records = ledger_records(state.get("evidence_ledger"))
-            gate = evaluate_gate(
-                records,
-                min_records=settings.min_evidence_records,
-                min_domains=settings.min_source_domains,
-            )
-            if gate.passed:
-                finished = True
-                text = "Research complete: the evidence passed the quality gate."
-            else:
-                previous = state.get("records_at_last_gate")
-                new_evidence = previous is None or len(records) > previous
-                stalled = 0 if new_evidence else stalled + 1
-                text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
-                if stalled >= MAX_STALLED_REJECTIONS:
-                    finished = True
-            for call in complete_calls:
-                answers.append(_tool_answer(call, text))
-            if not complete_calls and not gate.passed and not finished:
-                answers_msg: list[BaseMessage] = [HumanMessage(content=text)]
-            else:
-                answers_msg = []
-        else:
-            answers_msg = []
-            for call in complete_calls:
-                answers.append(
-                    _tool_answer(
-                        call,
-                        "ResearchComplete ignored: research was dispatched in the same turn; "
-                        "call it again once the results are in.",
-                    )
-                )
-
-        plan_calls: list[BaseMessage] = []
-        # Only a model that is done (prose, or ResearchComplete) before anything was researched;
-        # one that thinks first gets its next turn to dispatch its own topics.
-        nothing_yet = not dispatch and dispatched_total == 0 and wants_complete
-        if nothing_yet and not (gate is not None and gate.passed):
-            plan_calls, dispatch = _plan_dispatch(state, run_number)
-            if dispatch:
-                # Research starts now: a gate verdict on the empty ledger would only confuse.
-                answers_msg, finished, gate = [], False, None
-        cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
-        update: dict[str, Any] = {
-            "supervisor_messages": [*answers, *answers_msg, *plan_calls],
-            "skipped_units": skipped_total,
-            "stalled_rejections": stalled,
-        }
-        if gate is not None:
-            update["gate_status"] = gate.status
-            update["gate_reason"] = gate.reason
-            update["records_at_last_gate"] = gate.record_count
-
-        stop = budget_reached(_report_estimate(state)) if dispatch else None
-        if stop is not None:
-            # Every dispatch call gets its answer, so the conversation stays well formed.
-            update["supervisor_messages"] += [
-                ToolMessage(
-                    content=f"[skipped: {stop}]",
-                    tool_call_id=item["call_id"],
-                    name="ConductResearch",
-                )
-                for item in dispatch
-            ]
-            update.update(_final_gate(state), budget_stop=stop)
-            emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
-            return Command(goto="__end__", update=update)
-
-        if dispatch:
-            queued = {}
-            for item in dispatch:
-                unit = {
-                    "id": item["unit_id"],
-                    "topic": item["topic"],
-                    "status": "running",
-                    "started_at": deps.clock(),
-                    "call_id": item["call_id"],
-                }
-                queued[item["unit_id"]] = unit
-                emit(ResearchUnitUpdated(unit=summary_of(unit)))
-            units.update(queued)
-            update["research_units"] = queued
-            update["pending_dispatch"] = [dict(item) for item in dispatch]
-            update["research_iterations"] = dispatched_total + len(dispatch)
-            emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
-            return Command(goto=[Send("research_unit", item) for item in dispatch], update=update)
-
-        emit(progress(state, units, gate=gate, skipped=skipped_total, iteration=iteration))
-        no_moves = not pending and last is not None and bool(last.tool_calls)
-        if finished or cap_reached or no_moves or _turns_exhausted(iteration):
-            if not finished:
-                update.update(_final_gate(state))
-            return Command(goto="__end__", update=update)
-        return Command(goto="supervisor", update=update)
-
-    def _plan_dispatch(
-        state: SupervisorState, run_number: int
-    ) -> tuple[list[BaseMessage], list[UnitInput]]:
-        plan = plan_of(state.get("plan"))
-        if plan is None:
-            return [], []
-        count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
-        message = plan_dispatch_message(plan, count)
-        dispatch = [
-            UnitInput(
-                unit_id=unit_id_for(run_number, index),
-                topic=str(call["args"]["research_topic"]),
-                call_id=str(call["id"]),
-            )
-            for index, call in enumerate(message.tool_calls, start=1)
-        ]
-        return [message], dispatch
-
-    def _final_gate(state: SupervisorState) -> dict[str, Any]:
-        """The gate's verdict on the ledger research ends with, said aloud when it fails."""
-        gate = evaluate_gate(
-            ledger_records(state.get("evidence_ledger")),
+    messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
+    new: list[BaseMessage] = []
+    if not messages:
+        emit(PhaseChanged(phase="researching"))
+        system = SUPERVISOR_PROMPT.format(
+            date=today(),
+            max_concurrent=settings.max_concurrent_research_units,
+            max_units=settings.max_researcher_iterations,
             min_records=settings.min_evidence_records,
             min_domains=settings.min_source_domains,
         )
-        if not gate.passed:
-            emit(
-                PhaseChanged(
-                    phase="researching",
-                    detail=f"research stopped before the quality gate passed: {gate.reason}",
+        plan = plan_of(state.get("plan"))
+        human = f"## Research brief\n{state.get('research_brief', '')}"
+        if plan is not None:
+            human += f"\n\n{format_plan(plan)}"
+        carried = state.get("notes") or []
+        if carried:
+            human += "\n\n## Findings so far\n" + "\n".join(carried)
+        new = [SystemMessage(content=system), HumanMessage(content=human)]
+        messages = new
+    stop = budget_reached(_report_estimate(state))
+    if stop is not None:
+        # Kept, so research continued with a raised budget picks up this conversation.
+        return Command(
+            goto="__end__",
+            update={
+                "supervisor_messages": new,
+                **_final_gate(state, settings),
+                "budget_stop": stop,
+            },
+        )
+    call = guarded_tool_call(
+        deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry
+    )
+    if new:
+        # The first wave needs the compiled researcher: build it while the model thinks.
+        reply, _ = await asyncio.gather(call, prepare_researcher(deps))
+    else:
+        reply = await call
+    return Command(
+        goto="supervisor_tools",
+        update={
+            "supervisor_messages": [*new, reply],
+            "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
+        },
+    )
+
+
+# Async although it never awaits: LangGraph runs sync nodes in a worker thread, a hop that
+# costs every supervisor pass for nothing.
+async def supervisor_tools(
+    state: SupervisorState, runtime: Runtime[EngineDeps]
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    """Answer the supervisor's moves: collect a finished wave, or dispatch the next one, or
+    judge ResearchComplete with the quality gate, or stop at the budget."""
+    deps = deps_of(runtime)
+    settings = deps.settings
+    messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
+    units = dict(state.get("research_units") or {})
+    iteration = state.get("supervisor_iteration") or 0
+    skipped_total = state.get("skipped_units") or 0
+    pending_dispatch = state.get("pending_dispatch") or []
+
+    if pending_dispatch:
+        return _collect_wave(state, settings, units, pending_dispatch, iteration, skipped_total)
+
+    pending = _pending_calls(messages)
+    last = _last_ai(messages)
+    answers: list[ToolMessage] = []
+    dispatch: list[UnitInput] = []
+    gate: GateResult | None = None
+    finished = False
+    # Units of this run dispatched before a budget stop count too (ids go on from them).
+    dispatched_total = state.get("research_iterations") or len(units)
+    run_number = state.get("run_number") or 1
+    wants_complete = any(c["name"] == "ResearchComplete" for c in pending) or (
+        last is not None and not last.tool_calls
+    )
+    conduct = [c for c in pending if c["name"] == "ConductResearch"]
+
+    for call in pending:
+        call_id = call.get("id") or ""
+        if call["name"] == "think_tool":
+            reflection = str(call.get("args", {}).get("reflection", "")).strip()
+            answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
+        elif call["name"] == "ConductResearch":
+            topic = str(call.get("args", {}).get("research_topic", "")).strip()
+            budget_left = settings.max_researcher_iterations - dispatched_total - len(dispatch)
+            if not topic:
+                answers.append(_tool_answer(call, "Error: research_topic is empty."))
+            elif len(dispatch) >= settings.max_concurrent_research_units:
+                skipped_total += 1
+                answers.append(
+                    _tool_answer(
+                        call,
+                        f"[skipped: at most {settings.max_concurrent_research_units} "
+                        "research units run at once; dispatch it again in the next wave]",
+                    )
+                )
+            elif budget_left <= 0:
+                skipped_total += 1
+                answers.append(
+                    _tool_answer(
+                        call,
+                        f"[skipped: the total of {settings.max_researcher_iterations} "
+                        "research units is used up]",
+                    )
+                )
+            else:
+                index = dispatched_total + len(dispatch) + 1
+                dispatch.append(
+                    UnitInput(unit_id=unit_id_for(run_number, index), topic=topic, call_id=call_id)
+                )
+        elif call["name"] == "ResearchComplete":
+            continue
+        else:
+            answers.append(
+                _tool_answer(
+                    call,
+                    f"Error: there is no tool named {call['name']!r}. Available tools: "
+                    "ConductResearch, ResearchComplete, think_tool.",
                 )
             )
-        return {"gate_status": gate.status, "gate_reason": gate.reason}
 
-    def _turns_exhausted(iteration: int) -> bool:
-        # The supervisor also thinks and calls ResearchComplete; this bounds a model that never
-        # stops doing so without dispatching anything.
-        return iteration >= settings.max_researcher_iterations + 10
-
-    def _collect_wave(
-        state: SupervisorState,
-        units: dict[str, dict[str, Any]],
-        pending_dispatch: list[dict[str, Any]],
-        iteration: int,
-        skipped: int,
-    ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
-        answers: list[ToolMessage] = []
-        for item in pending_dispatch:
-            unit = units.get(item["unit_id"], {})
-            if unit.get("status") == "completed":
-                body = unit.get("note") or "(the researcher found nothing citable)"
-                text = f"Research unit {item['unit_id']} completed.\n{body}"
-            else:
-                reason = unit.get("failure_reason") or "research unit execution failed"
-                text = f"Research unit {item['unit_id']} failed: {reason}"
+    stalled = state.get("stalled_rejections") or 0
+    complete_calls = [c for c in pending if c["name"] == "ResearchComplete"]
+    if wants_complete and not conduct:
+        records = ledger_records(state.get("evidence_ledger"))
+        gate = evaluate_gate(
+            records,
+            min_records=settings.min_evidence_records,
+            min_domains=settings.min_source_domains,
+        )
+        if gate.passed:
+            finished = True
+            text = "Research complete: the evidence passed the quality gate."
+        else:
+            previous = state.get("records_at_last_gate")
+            new_evidence = previous is None or len(records) > previous
+            stalled = 0 if new_evidence else stalled + 1
+            text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
+            if stalled >= MAX_STALLED_REJECTIONS:
+                finished = True
+        for call in complete_calls:
+            answers.append(_tool_answer(call, text))
+        if not complete_calls and not gate.passed and not finished:
+            answers_msg: list[BaseMessage] = [HumanMessage(content=text)]
+        else:
+            answers_msg = []
+    else:
+        answers_msg = []
+        for call in complete_calls:
             answers.append(
-                ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
+                _tool_answer(
+                    call,
+                    "ResearchComplete ignored: research was dispatched in the same turn; "
+                    "call it again once the results are in.",
+                )
             )
-        emit(progress(state, units, gate=None, skipped=skipped, iteration=iteration))
-        update = {"supervisor_messages": answers, "pending_dispatch": []}
-        done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
-        if done or _turns_exhausted(iteration):
-            update.update(_final_gate(state))
-            return Command(goto="__end__", update=update)
-        return Command(goto="supervisor", update=update)
 
-    async def research_unit(item: UnitInput) -> Command[Literal["supervisor_tools"]]:
-        outcome = await run_research_unit(deps, item["unit_id"], item["topic"])
-        unit = _unit_record(outcome, item["call_id"])
-        emit(ResearchUnitUpdated(unit=summary_of(unit)))
-        for record in outcome.records:
-            emit(EvidenceAdded(record=record))
-        update: dict[str, Any] = {
-            "research_units": {outcome.unit_id: unit},
-            "evidence_ledger": [r.model_dump(mode="json") for r in outcome.records],
-            "registry": outcome.registry,
-        }
-        if outcome.notes:
-            update["notes"] = [outcome.notes]
-        if outcome.raw_notes:
-            update["raw_notes"] = [outcome.raw_notes]
-        return Command(goto="supervisor_tools", update=update)
+    plan_calls: list[BaseMessage] = []
+    # Only a model that is done (prose, or ResearchComplete) before anything was researched;
+    # one that thinks first gets its next turn to dispatch its own topics.
+    nothing_yet = not dispatch and dispatched_total == 0 and wants_complete
+    if nothing_yet and not (gate is not None and gate.passed):
+        plan_calls, dispatch = _plan_dispatch(state, settings, run_number)
+        if dispatch:
+            # Research starts now: a gate verdict on the empty ledger would only confuse.
+            answers_msg, finished, gate = [], False, None
+    cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
+    update: dict[str, Any] = {
+        "supervisor_messages": [*answers, *answers_msg, *plan_calls],
+        "skipped_units": skipped_total,
+        "stalled_rejections": stalled,
+    }
+    if gate is not None:
+        update["gate_status"] = gate.status
+        update["gate_reason"] = gate.reason
+        update["records_at_last_gate"] = gate.record_count
 
-    graph = StateGraph(SupervisorState, output_schema=SupervisorOutput)
+    stop = budget_reached(_report_estimate(state)) if dispatch else None
+    if stop is not None:
+        # Every dispatch call gets its answer, so the conversation stays well formed.
+        update["supervisor_messages"] += [
+            ToolMessage(
+                content=f"[skipped: {stop}]",
+                tool_call_id=item["call_id"],
+                name="ConductResearch",
+            )
+            for item in dispatch
+        ]
+        update.update(_final_gate(state, settings), budget_stop=stop)
+        emit(
+            _progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration)
+        )
+        return Command(goto="__end__", update=update)
+
+    if dispatch:
+        queued = {}
+        for item in dispatch:
+            unit = {
+                "id": item["unit_id"],
+                "topic": item["topic"],
+                "status": "running",
+                "started_at": deps.clock(),
+                "call_id": item["call_id"],
+            }
+            queued[item["unit_id"]] = unit
+            emit(ResearchUnitUpdated(unit=summary_of(unit)))
+        units.update(queued)
+        update["research_units"] = queued
+        update["pending_dispatch"] = [dict(item) for item in dispatch]
+        update["research_iterations"] = dispatched_total + len(dispatch)
+        emit(
+            _progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration)
+        )
+        return Command(goto=[Send("research_unit", item) for item in dispatch], update=update)
+
+    emit(_progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration))
+    no_moves = not pending and last is not None and bool(last.tool_calls)
+    if finished or cap_reached or no_moves or _turns_exhausted(iteration, settings):
+        if not finished:
+            update.update(_final_gate(state, settings))
+        return Command(goto="__end__", update=update)
+    return Command(goto="supervisor", update=update)
+
+
+def _plan_dispatch(
+    state: SupervisorState, settings: Settings, run_number: int
+) -> tuple[list[BaseMessage], list[UnitInput]]:
+    plan = plan_of(state.get("plan"))
+    if plan is None:
+        return [], []
+    count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
+    message = plan_dispatch_message(plan, count)
+    dispatch = [
+        UnitInput(
+            unit_id=unit_id_for(run_number, index),
+            topic=str(call["args"]["research_topic"]),
+            call_id=str(call["id"]),
+        )
+        for index, call in enumerate(message.tool_calls, start=1)
+    ]
+    return [message], dispatch
+
+
+def _final_gate(state: SupervisorState, settings: Settings) -> dict[str, Any]:
+    """The gate's verdict on the ledger research ends with, said aloud when it fails."""
+    gate = evaluate_gate(
+        ledger_records(state.get("evidence_ledger")),
+        min_records=settings.min_evidence_records,
+        min_domains=settings.min_source_domains,
+    )
+    if not gate.passed:
+        emit(
+            PhaseChanged(
+                phase="researching",
+                detail=f"research stopped before the quality gate passed: {gate.reason}",
+            )
+        )
+    return {"gate_status": gate.status, "gate_reason": gate.reason}
+
+
+def _turns_exhausted(iteration: int, settings: Settings) -> bool:
+    # The supervisor also thinks and calls ResearchComplete; this bounds a model that never
+    # stops doing so without dispatching anything.
+    return iteration >= settings.max_researcher_iterations + 10
+
+
+def _collect_wave(
+    state: SupervisorState,
+    settings: Settings,
+    units: dict[str, dict[str, Any]],
+    pending_dispatch: list[dict[str, Any]],
+    iteration: int,
+    skipped: int,
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    answers: list[ToolMessage] = []
+    for item in pending_dispatch:
+        unit = units.get(item["unit_id"], {})
+        if unit.get("status") == "completed":
+            body = unit.get("note") or "(the researcher found nothing citable)"
+            text = f"Research unit {item['unit_id']} completed.\n{body}"
+        else:
+            reason = unit.get("failure_reason") or "research unit execution failed"
+            text = f"Research unit {item['unit_id']} failed: {reason}"
+        answers.append(
+            ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
+        )
+    emit(_progress(state, units, settings, gate=None, skipped=skipped, iteration=iteration))
+    update = {"supervisor_messages": answers, "pending_dispatch": []}
+    done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
+    if done or _turns_exhausted(iteration, settings):
+        update.update(_final_gate(state, settings))
+        return Command(goto="__end__", update=update)
+    return Command(goto="supervisor", update=update)
+
+
+async def research_unit(
+    item: UnitInput, runtime: Runtime[EngineDeps]
+) -> Command[Literal["supervisor_tools"]]:
+    """Run one researcher; its outcome (failed or timed out included) goes back to
+    `supervisor_tools`, which answers the wave once every unit of it is back."""
+    outcome = await run_research_unit(deps_of(runtime), item["unit_id"], item["topic"])
+    unit = _unit_record(outcome, item["call_id"])
+    emit(ResearchUnitUpdated(unit=summary_of(unit)))
+    for record in outcome.records:
+        emit(EvidenceAdded(record=record))
+    update: dict[str, Any] = {
+        "research_units": {outcome.unit_id: unit},
+        "evidence_ledger": [r.model_dump(mode="json") for r in outcome.records],
+        "registry": outcome.registry,
+    }
+    if outcome.notes:
+        update["notes"] = [outcome.notes]
+    if outcome.raw_notes:
+        update["raw_notes"] = [outcome.raw_notes]
+    return Command(goto="supervisor_tools", update=update)
+
+
+def build_supervisor_graph() -> Any:
+    """Compile the supervisor subgraph (its own state schema, `SupervisorState`). Its nodes
+    read their dependencies from the run's context; the subgraph shares its parent's."""
+    graph = StateGraph(SupervisorState, context_schema=EngineDeps, output_schema=SupervisorOutput)
     graph.add_node("supervisor", supervisor)
     graph.add_node("supervisor_tools", supervisor_tools)
     graph.add_node("research_unit", cast(Any, research_unit))

@@ -44,7 +44,9 @@ async def test_the_served_graph_pauses_for_plan_review_and_resumes_to_a_report(
     await graph.ainvoke({"question": question, "mode": "deep"}, config)
     state = await graph.aget_state(config)
     assert [i.value["kind"] for i in state.interrupts] == ["plan_review"]
-    await graph.ainvoke(Command(resume={"action": "approve"}), config)
+    # A run's context reaches the graph as JSON (here research runs with one), never as the
+    # engine's dependencies: the graph falls back to those its settings configure.
+    await graph.ainvoke(Command(resume={"action": "approve"}), config, context={"user": "u1"})
     state = await graph.aget_state(config)
     assert not state.next
     assert "## Sources" in state.values["verified_report"]
