@@ -1,5 +1,9 @@
 """research_supervisor: the hand-built `supervisor ⇄ supervisor_tools` loop.
 
+    START → supervisor ─┬→ supervisor_tools ─┬→ supervisor (the next turn)
+                        └→ END (budget)      ├→ research_unit × N (one Send each) → supervisor_tools
+                                             └→ END (gate passed, caps, stalls, budget)
+
 `supervisor` asks the orchestrator model for its next moves (ConductResearch, ResearchComplete,
 think_tool). `supervisor_tools` answers them: it dispatches up to
 `max_concurrent_research_units` researchers per wave (extra calls are skipped and the
@@ -8,12 +12,16 @@ ResearchComplete with the deterministic quality gate. Each dispatched unit is it
 `research_unit` task (a LangGraph `Send`), so a unit that fails or times out never cancels its
 siblings, and a unit that finished before the process died is checkpointed and not re-run.
 `supervisor_tools` emits `RuntimeProgress` on every pass: consumers never read message text.
+
+The nodes are module-level functions; what they call out to arrives as the run's context,
+`Runtime[EngineDeps]` (engine.nodes.deps.deps_of).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -93,30 +101,7 @@ def _last_ai(messages: Sequence[BaseMessage]) -> AIMessage | None:
     return None
 
 
-def _progress(
-    state: SupervisorState,
-    units: dict[str, dict[str, Any]],
-    settings: Settings,
-    *,
-    gate: GateResult | None,
-    skipped: int,
-    iteration: int,
-) -> RuntimeProgress:
-    records = ledger_records(state.get("evidence_ledger"))
-    domains = gate.domains if gate else source_domains(records)
-    return RuntimeProgress(
-        supervisor_iteration=iteration,
-        dispatched_research_units=len(units),
-        skipped_research_units=skipped,
-        quality_gate_status=gate.status if gate else "none",
-        quality_gate_reason=gate.reason if gate else None,
-        min_evidence_records=settings.min_evidence_records,
-        min_source_domains=settings.min_source_domains,
-        evidence_record_count=len(records),
-        source_domain_count=len(domains),
-        source_domains=domains,
-        research_units=[summary_of(unit) for unit in units.values()],
-    )
+# ---- the supervisor: the orchestrator model's next moves ------------------------------
 
 
 async def supervisor(
@@ -125,38 +110,16 @@ async def supervisor(
     """Ask the orchestrator model for its next moves; on the first pass, open the
     conversation (and compile the researcher while the model thinks)."""
     deps = deps_of(runtime)
-    settings = deps.settings
     messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
     new: list[BaseMessage] = []
     if not messages:
         emit(PhaseChanged(phase="researching"))
-        system = SUPERVISOR_PROMPT.format(
-            date=today(),
-            max_concurrent=settings.max_concurrent_research_units,
-            max_units=settings.max_researcher_iterations,
-            min_records=settings.min_evidence_records,
-            min_domains=settings.min_source_domains,
-        )
-        plan = plan_of(state.get("plan"))
-        human = f"## Research brief\n{state.get('research_brief', '')}"
-        if plan is not None:
-            human += f"\n\n{format_plan(plan)}"
-        carried = state.get("notes") or []
-        if carried:
-            human += "\n\n## Findings so far\n" + "\n".join(carried)
-        new = [SystemMessage(content=system), HumanMessage(content=human)]
-        messages = new
+        new = messages = _opening(state, deps.settings)
     stop = budget_reached(_report_estimate(state))
     if stop is not None:
         # Kept, so research continued with a raised budget picks up this conversation.
-        return Command(
-            goto="__end__",
-            update={
-                "supervisor_messages": new,
-                **_final_gate(state, settings),
-                "budget_stop": stop,
-            },
-        )
+        update = {"supervisor_messages": new, **_final_gate(state, deps.settings)}
+        return Command(goto="__end__", update={**update, "budget_stop": stop})
     call = guarded_tool_call(
         deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry
     )
@@ -174,6 +137,70 @@ async def supervisor(
     )
 
 
+def _opening(state: SupervisorState, settings: Settings) -> list[BaseMessage]:
+    """The conversation's start: the supervisor prompt, the brief, the plan, findings so far."""
+    system = SUPERVISOR_PROMPT.format(
+        date=today(),
+        max_concurrent=settings.max_concurrent_research_units,
+        max_units=settings.max_researcher_iterations,
+        min_records=settings.min_evidence_records,
+        min_domains=settings.min_source_domains,
+    )
+    plan = plan_of(state.get("plan"))
+    human = f"## Research brief\n{state.get('research_brief', '')}"
+    if plan is not None:
+        human += f"\n\n{format_plan(plan)}"
+    carried = state.get("notes") or []
+    if carried:
+        human += "\n\n## Findings so far\n" + "\n".join(carried)
+    return [SystemMessage(content=system), HumanMessage(content=human)]
+
+
+# ---- supervisor_tools: answering the supervisor's moves ------------------------------
+
+
+@dataclass
+class _Turn:
+    """What one `supervisor_tools` pass makes of the supervisor's latest moves."""
+
+    pending: list[dict[str, Any]]
+    last: AIMessage | None
+    # Units of this run dispatched before this turn (before a budget stop too).
+    dispatched: int
+    run_number: int
+    skipped: int
+    stalled: int
+    answers: list[BaseMessage] = field(default_factory=list)
+    # Said to the supervisor after the answers: a gate rejection of a prose reply.
+    notices: list[BaseMessage] = field(default_factory=list)
+    plan_calls: list[BaseMessage] = field(default_factory=list)
+    dispatch: list[UnitInput] = field(default_factory=list)
+    gate: GateResult | None = None
+    finished: bool = False
+
+    @property
+    def wants_complete(self) -> bool:
+        """ResearchComplete called, or a reply in prose (no tool calls at all)."""
+        return any(c["name"] == "ResearchComplete" for c in self.pending) or (
+            self.last is not None and not self.last.tool_calls
+        )
+
+    def calls(self, name: str) -> list[dict[str, Any]]:
+        return [c for c in self.pending if c["name"] == name]
+
+    def update(self) -> dict[str, Any]:
+        update: dict[str, Any] = {
+            "supervisor_messages": [*self.answers, *self.notices, *self.plan_calls],
+            "skipped_units": self.skipped,
+            "stalled_rejections": self.stalled,
+        }
+        if self.gate is not None:
+            update["gate_status"] = self.gate.status
+            update["gate_reason"] = self.gate.reason
+            update["records_at_last_gate"] = self.gate.record_count
+        return update
+
+
 # Async although it never awaits: LangGraph runs sync nodes in a worker thread, a hop that
 # costs every supervisor pass for nothing.
 async def supervisor_tools(
@@ -183,193 +210,256 @@ async def supervisor_tools(
     judge ResearchComplete with the quality gate, or stop at the budget."""
     deps = deps_of(runtime)
     settings = deps.settings
+    if state.get("pending_dispatch"):
+        return _collect_wave(state, settings)
+    turn = _turn_of(state)
+    _answer_calls(turn, settings)
+    _judge_completion(turn, state, settings)
+    _dispatch_plan_if_idle(turn, state, settings)
+    if not turn.dispatch:
+        return _after_turn(turn, state, settings)
+    stop = budget_reached(_report_estimate(state))
+    if stop is not None:
+        return _budget_stop(turn, state, settings, stop)
+    return _dispatch_wave(turn, state, deps)
+
+
+def _turn_of(state: SupervisorState) -> _Turn:
     messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
-    units = dict(state.get("research_units") or {})
-    iteration = state.get("supervisor_iteration") or 0
-    skipped_total = state.get("skipped_units") or 0
-    pending_dispatch = state.get("pending_dispatch") or []
-
-    if pending_dispatch:
-        return _collect_wave(state, settings, units, pending_dispatch, iteration, skipped_total)
-
-    pending = _pending_calls(messages)
-    last = _last_ai(messages)
-    answers: list[ToolMessage] = []
-    dispatch: list[UnitInput] = []
-    gate: GateResult | None = None
-    finished = False
-    # Units of this run dispatched before a budget stop count too (ids go on from them).
-    dispatched_total = state.get("research_iterations") or len(units)
-    run_number = state.get("run_number") or 1
-    wants_complete = any(c["name"] == "ResearchComplete" for c in pending) or (
-        last is not None and not last.tool_calls
+    return _Turn(
+        pending=_pending_calls(messages),
+        last=_last_ai(messages),
+        dispatched=state.get("research_iterations") or len(state.get("research_units") or {}),
+        run_number=state.get("run_number") or 1,
+        skipped=state.get("skipped_units") or 0,
+        stalled=state.get("stalled_rejections") or 0,
     )
-    conduct = [c for c in pending if c["name"] == "ConductResearch"]
 
-    for call in pending:
-        call_id = call.get("id") or ""
-        if call["name"] == "think_tool":
+
+def _answer_calls(turn: _Turn, settings: Settings) -> None:
+    """Answer every pending call but ResearchComplete (judged after): reflections are
+    recorded, research is queued for dispatch within the caps, unknown tools are errors."""
+    for call in turn.pending:
+        name = call["name"]
+        if name == "think_tool":
             reflection = str(call.get("args", {}).get("reflection", "")).strip()
-            answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
-        elif call["name"] == "ConductResearch":
-            topic = str(call.get("args", {}).get("research_topic", "")).strip()
-            budget_left = settings.max_researcher_iterations - dispatched_total - len(dispatch)
-            if not topic:
-                answers.append(_tool_answer(call, "Error: research_topic is empty."))
-            elif len(dispatch) >= settings.max_concurrent_research_units:
-                skipped_total += 1
-                answers.append(
-                    _tool_answer(
-                        call,
-                        f"[skipped: at most {settings.max_concurrent_research_units} "
-                        "research units run at once; dispatch it again in the next wave]",
-                    )
-                )
-            elif budget_left <= 0:
-                skipped_total += 1
-                answers.append(
-                    _tool_answer(
-                        call,
-                        f"[skipped: the total of {settings.max_researcher_iterations} "
-                        "research units is used up]",
-                    )
-                )
-            else:
-                index = dispatched_total + len(dispatch) + 1
-                dispatch.append(
-                    UnitInput(unit_id=unit_id_for(run_number, index), topic=topic, call_id=call_id)
-                )
-        elif call["name"] == "ResearchComplete":
-            continue
-        else:
-            answers.append(
+            turn.answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
+        elif name == "ConductResearch":
+            _queue_research(turn, call, settings)
+        elif name != "ResearchComplete":
+            turn.answers.append(
                 _tool_answer(
                     call,
-                    f"Error: there is no tool named {call['name']!r}. Available tools: "
+                    f"Error: there is no tool named {name!r}. Available tools: "
                     "ConductResearch, ResearchComplete, think_tool.",
                 )
             )
 
-    stalled = state.get("stalled_rejections") or 0
-    complete_calls = [c for c in pending if c["name"] == "ResearchComplete"]
-    if wants_complete and not conduct:
-        records = ledger_records(state.get("evidence_ledger"))
-        gate = evaluate_gate(
-            records,
-            min_records=settings.min_evidence_records,
-            min_domains=settings.min_source_domains,
+
+def _queue_research(turn: _Turn, call: dict[str, Any], settings: Settings) -> None:
+    """One ConductResearch call: queued as a unit, or answered with why it was not."""
+    topic = str(call.get("args", {}).get("research_topic", "")).strip()
+    budget_left = settings.max_researcher_iterations - turn.dispatched - len(turn.dispatch)
+    if not topic:
+        turn.answers.append(_tool_answer(call, "Error: research_topic is empty."))
+    elif len(turn.dispatch) >= settings.max_concurrent_research_units:
+        turn.skipped += 1
+        turn.answers.append(
+            _tool_answer(
+                call,
+                f"[skipped: at most {settings.max_concurrent_research_units} "
+                "research units run at once; dispatch it again in the next wave]",
+            )
         )
-        if gate.passed:
-            finished = True
-            text = "Research complete: the evidence passed the quality gate."
-        else:
-            previous = state.get("records_at_last_gate")
-            new_evidence = previous is None or len(records) > previous
-            stalled = 0 if new_evidence else stalled + 1
-            text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
-            if stalled >= MAX_STALLED_REJECTIONS:
-                finished = True
-        for call in complete_calls:
-            answers.append(_tool_answer(call, text))
-        if not complete_calls and not gate.passed and not finished:
-            answers_msg: list[BaseMessage] = [HumanMessage(content=text)]
-        else:
-            answers_msg = []
+    elif budget_left <= 0:
+        turn.skipped += 1
+        turn.answers.append(
+            _tool_answer(
+                call,
+                f"[skipped: the total of {settings.max_researcher_iterations} "
+                "research units is used up]",
+            )
+        )
     else:
-        answers_msg = []
-        for call in complete_calls:
-            answers.append(
-                _tool_answer(
-                    call,
-                    "ResearchComplete ignored: research was dispatched in the same turn; "
-                    "call it again once the results are in.",
-                )
+        index = turn.dispatched + len(turn.dispatch) + 1
+        turn.dispatch.append(
+            UnitInput(
+                unit_id=unit_id_for(turn.run_number, index),
+                topic=topic,
+                call_id=call.get("id") or "",
             )
+        )
 
-    plan_calls: list[BaseMessage] = []
-    # Only a model that is done (prose, or ResearchComplete) before anything was researched;
-    # one that thinks first gets its next turn to dispatch its own topics.
-    nothing_yet = not dispatch and dispatched_total == 0 and wants_complete
-    if nothing_yet and not (gate is not None and gate.passed):
-        plan_calls, dispatch = _plan_dispatch(state, settings, run_number)
-        if dispatch:
-            # Research starts now: a gate verdict on the empty ledger would only confuse.
-            answers_msg, finished, gate = [], False, None
-    cap_reached = dispatched_total + len(dispatch) >= settings.max_researcher_iterations
-    update: dict[str, Any] = {
-        "supervisor_messages": [*answers, *answers_msg, *plan_calls],
-        "skipped_units": skipped_total,
-        "stalled_rejections": stalled,
-    }
-    if gate is not None:
-        update["gate_status"] = gate.status
-        update["gate_reason"] = gate.reason
-        update["records_at_last_gate"] = gate.record_count
 
-    stop = budget_reached(_report_estimate(state)) if dispatch else None
-    if stop is not None:
-        # Every dispatch call gets its answer, so the conversation stays well formed.
-        update["supervisor_messages"] += [
-            ToolMessage(
-                content=f"[skipped: {stop}]",
-                tool_call_id=item["call_id"],
-                name="ConductResearch",
+def _judge_completion(turn: _Turn, state: SupervisorState, settings: Settings) -> None:
+    """Judge ResearchComplete (or a prose reply) with the quality gate; ignore it when research
+    was dispatched in the same turn. A rejection with no new evidence since the last one is a
+    stall, and enough stalls end research anyway."""
+    complete_calls = turn.calls("ResearchComplete")
+    if not turn.wants_complete or turn.calls("ConductResearch"):
+        turn.answers += [
+            _tool_answer(
+                call,
+                "ResearchComplete ignored: research was dispatched in the same turn; "
+                "call it again once the results are in.",
             )
-            for item in dispatch
+            for call in complete_calls
         ]
-        update.update(_final_gate(state, settings), budget_stop=stop)
-        emit(
-            _progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration)
-        )
-        return Command(goto="__end__", update=update)
-
-    if dispatch:
-        queued = {}
-        for item in dispatch:
-            unit = {
-                "id": item["unit_id"],
-                "topic": item["topic"],
-                "status": "running",
-                "started_at": deps.clock(),
-                "call_id": item["call_id"],
-            }
-            queued[item["unit_id"]] = unit
-            emit(ResearchUnitUpdated(unit=summary_of(unit)))
-        units.update(queued)
-        update["research_units"] = queued
-        update["pending_dispatch"] = [dict(item) for item in dispatch]
-        update["research_iterations"] = dispatched_total + len(dispatch)
-        emit(
-            _progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration)
-        )
-        return Command(goto=[Send("research_unit", item) for item in dispatch], update=update)
-
-    emit(_progress(state, units, settings, gate=gate, skipped=skipped_total, iteration=iteration))
-    no_moves = not pending and last is not None and bool(last.tool_calls)
-    if finished or cap_reached or no_moves or _turns_exhausted(iteration, settings):
-        if not finished:
-            update.update(_final_gate(state, settings))
-        return Command(goto="__end__", update=update)
-    return Command(goto="supervisor", update=update)
+        return
+    records = ledger_records(state.get("evidence_ledger"))
+    gate = turn.gate = evaluate_gate(
+        records,
+        min_records=settings.min_evidence_records,
+        min_domains=settings.min_source_domains,
+    )
+    if gate.passed:
+        turn.finished = True
+        text = "Research complete: the evidence passed the quality gate."
+    else:
+        previous = state.get("records_at_last_gate")
+        new_evidence = previous is None or len(records) > previous
+        turn.stalled = 0 if new_evidence else turn.stalled + 1
+        text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
+        turn.finished = turn.stalled >= MAX_STALLED_REJECTIONS
+    turn.answers += [_tool_answer(call, text) for call in complete_calls]
+    if not complete_calls and not gate.passed and not turn.finished:
+        turn.notices = [HumanMessage(content=text)]
 
 
-def _plan_dispatch(
-    state: SupervisorState, settings: Settings, run_number: int
-) -> tuple[list[BaseMessage], list[UnitInput]]:
+def _dispatch_plan_if_idle(turn: _Turn, state: SupervisorState, settings: Settings) -> None:
+    """A model that is done (prose, or ResearchComplete) before anything was researched gets
+    the approved plan's first tracks dispatched for it (engine.nodes.plan_dispatch); one that
+    thinks first gets its next turn to dispatch its own topics."""
+    nothing_yet = not turn.dispatch and turn.dispatched == 0 and turn.wants_complete
+    if not nothing_yet or (turn.gate is not None and turn.gate.passed):
+        return
     plan = plan_of(state.get("plan"))
     if plan is None:
-        return [], []
+        return
     count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
     message = plan_dispatch_message(plan, count)
-    dispatch = [
+    turn.plan_calls = [message]
+    turn.dispatch = [
         UnitInput(
-            unit_id=unit_id_for(run_number, index),
+            unit_id=unit_id_for(turn.run_number, index),
             topic=str(call["args"]["research_topic"]),
             call_id=str(call["id"]),
         )
         for index, call in enumerate(message.tool_calls, start=1)
     ]
-    return [message], dispatch
+    if turn.dispatch:
+        # Research starts now: a gate verdict on the empty ledger would only confuse.
+        turn.notices, turn.finished, turn.gate = [], False, None
+
+
+def _budget_stop(
+    turn: _Turn, state: SupervisorState, settings: Settings, stop: str
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    """The budget is reached with a wave queued: nothing is dispatched and research ends."""
+    update = turn.update()
+    # Every dispatch call gets its answer, so the conversation stays well formed.
+    update["supervisor_messages"] += [
+        ToolMessage(
+            content=f"[skipped: {stop}]", tool_call_id=item["call_id"], name="ConductResearch"
+        )
+        for item in turn.dispatch
+    ]
+    update.update(_final_gate(state, settings), budget_stop=stop)
+    units = dict(state.get("research_units") or {})
+    emit(_progress(state, units, settings, gate=turn.gate, skipped=turn.skipped))
+    return Command(goto="__end__", update=update)
+
+
+def _dispatch_wave(
+    turn: _Turn, state: SupervisorState, deps: EngineDeps
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    """Start the queued units, each its own `research_unit` task."""
+    queued: dict[str, dict[str, Any]] = {}
+    for item in turn.dispatch:
+        unit = {
+            "id": item["unit_id"],
+            "topic": item["topic"],
+            "status": "running",
+            "started_at": deps.clock(),
+            "call_id": item["call_id"],
+        }
+        queued[item["unit_id"]] = unit
+        emit(ResearchUnitUpdated(unit=summary_of(unit)))
+    update = turn.update()
+    update["research_units"] = queued
+    update["pending_dispatch"] = [dict(item) for item in turn.dispatch]
+    update["research_iterations"] = turn.dispatched + len(turn.dispatch)
+    units = {**(state.get("research_units") or {}), **queued}
+    emit(_progress(state, units, deps.settings, gate=turn.gate, skipped=turn.skipped))
+    return Command(goto=[Send("research_unit", item) for item in turn.dispatch], update=update)
+
+
+def _after_turn(
+    turn: _Turn, state: SupervisorState, settings: Settings
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    """Nothing dispatched: back to the supervisor, or the end of research."""
+    update = turn.update()
+    units = dict(state.get("research_units") or {})
+    emit(_progress(state, units, settings, gate=turn.gate, skipped=turn.skipped))
+    no_moves = not turn.pending and turn.last is not None and bool(turn.last.tool_calls)
+    cap_reached = turn.dispatched >= settings.max_researcher_iterations
+    if turn.finished or cap_reached or no_moves or _turns_exhausted(state, settings):
+        if not turn.finished:
+            update.update(_final_gate(state, settings))
+        return Command(goto="__end__", update=update)
+    return Command(goto="supervisor", update=update)
+
+
+def _collect_wave(
+    state: SupervisorState, settings: Settings
+) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
+    """Every unit of the wave is back: answer each ConductResearch call with its result."""
+    units = dict(state.get("research_units") or {})
+    answers: list[ToolMessage] = []
+    for item in state.get("pending_dispatch") or []:
+        unit = units.get(item["unit_id"], {})
+        if unit.get("status") == "completed":
+            body = unit.get("note") or "(the researcher found nothing citable)"
+            text = f"Research unit {item['unit_id']} completed.\n{body}"
+        else:
+            reason = unit.get("failure_reason") or "research unit execution failed"
+            text = f"Research unit {item['unit_id']} failed: {reason}"
+        answers.append(
+            ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
+        )
+    skipped = state.get("skipped_units") or 0
+    emit(_progress(state, units, settings, gate=None, skipped=skipped))
+    update = {"supervisor_messages": answers, "pending_dispatch": []}
+    done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
+    if done or _turns_exhausted(state, settings):
+        update.update(_final_gate(state, settings))
+        return Command(goto="__end__", update=update)
+    return Command(goto="supervisor", update=update)
+
+
+def _progress(
+    state: SupervisorState,
+    units: dict[str, dict[str, Any]],
+    settings: Settings,
+    *,
+    gate: GateResult | None,
+    skipped: int,
+) -> RuntimeProgress:
+    records = ledger_records(state.get("evidence_ledger"))
+    domains = gate.domains if gate else source_domains(records)
+    return RuntimeProgress(
+        supervisor_iteration=state.get("supervisor_iteration") or 0,
+        dispatched_research_units=len(units),
+        skipped_research_units=skipped,
+        quality_gate_status=gate.status if gate else "none",
+        quality_gate_reason=gate.reason if gate else None,
+        min_evidence_records=settings.min_evidence_records,
+        min_source_domains=settings.min_source_domains,
+        evidence_record_count=len(records),
+        source_domain_count=len(domains),
+        source_domains=domains,
+        research_units=[summary_of(unit) for unit in units.values()],
+    )
 
 
 def _final_gate(state: SupervisorState, settings: Settings) -> dict[str, Any]:
@@ -389,39 +479,14 @@ def _final_gate(state: SupervisorState, settings: Settings) -> dict[str, Any]:
     return {"gate_status": gate.status, "gate_reason": gate.reason}
 
 
-def _turns_exhausted(iteration: int, settings: Settings) -> bool:
+def _turns_exhausted(state: SupervisorState, settings: Settings) -> bool:
     # The supervisor also thinks and calls ResearchComplete; this bounds a model that never
     # stops doing so without dispatching anything.
+    iteration = state.get("supervisor_iteration") or 0
     return iteration >= settings.max_researcher_iterations + 10
 
 
-def _collect_wave(
-    state: SupervisorState,
-    settings: Settings,
-    units: dict[str, dict[str, Any]],
-    pending_dispatch: list[dict[str, Any]],
-    iteration: int,
-    skipped: int,
-) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
-    answers: list[ToolMessage] = []
-    for item in pending_dispatch:
-        unit = units.get(item["unit_id"], {})
-        if unit.get("status") == "completed":
-            body = unit.get("note") or "(the researcher found nothing citable)"
-            text = f"Research unit {item['unit_id']} completed.\n{body}"
-        else:
-            reason = unit.get("failure_reason") or "research unit execution failed"
-            text = f"Research unit {item['unit_id']} failed: {reason}"
-        answers.append(
-            ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
-        )
-    emit(_progress(state, units, settings, gate=None, skipped=skipped, iteration=iteration))
-    update = {"supervisor_messages": answers, "pending_dispatch": []}
-    done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
-    if done or _turns_exhausted(iteration, settings):
-        update.update(_final_gate(state, settings))
-        return Command(goto="__end__", update=update)
-    return Command(goto="supervisor", update=update)
+# ---- research_unit: one researcher on one topic --------------------------------------
 
 
 async def research_unit(
