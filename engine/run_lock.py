@@ -130,11 +130,11 @@ def _lock(path: Path, operation: int) -> int | None:
     assert fcntl is not None
     private_dir(path.parent)
     for _ in range(100):
-        private_file(path)
         try:
+            private_file(path)
             descriptor = os.open(path, os.O_RDWR)
         except FileNotFoundError:
-            continue  # removed between creating and opening it
+            continue  # removed (by a deletion ending) between creating and opening it
         try:
             fcntl.flock(descriptor, operation | fcntl.LOCK_NB)
         except OSError:

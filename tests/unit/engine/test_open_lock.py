@@ -71,3 +71,29 @@ def test_a_session_held_open_by_another_open_file_is_refused_and_kept(tmp_path: 
         os.close(other)
     delete_session(settings, "s-other")
     assert get_session(settings, "s-other") is None
+
+
+def test_a_lock_file_removed_while_it_is_taken_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A deletion ending removes the file between its creation and its opening here.
+    settings = make_settings(tmp_path)
+    path = run_lock.open_lock_path(settings, "s-race")
+    assert path is not None
+    create = run_lock.private_file
+    removed: list[Path] = []
+
+    def created_then_removed(target: Path) -> Path:
+        create(target)
+        if not removed:
+            removed.append(target)
+            target.unlink()
+            target.stat()  # what tightening its mode then does: the file is gone
+        return target
+
+    monkeypatch.setattr(run_lock, "private_file", created_then_removed)
+    run_lock.hold_open(settings, "s-race")
+    try:
+        assert removed and _taken_elsewhere(path)
+    finally:
+        run_lock.release_open(settings, "s-race")
