@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -151,6 +152,22 @@ POSTGRES_CONNECT_SECONDS = 10.0
 class CheckpointStoreError(SettingsError):
     """The configured checkpoint store cannot be used; the message names the setting (the
     command line prints it as one line, exit code 2)."""
+
+
+@dataclass
+class _Leg:
+    """What the runner follows of one leg: its phase, its units, and how it ended."""
+
+    phase: str = ""
+    units: UnitTracker = field(default_factory=UnitTracker)
+    # Set once the graph's stream ended, failed or was cancelled; else the reader stopped.
+    settled: bool = False
+    outcome: str = "interrupted"  # or "cancelled", "failed", "ended"
+
+    def see(self, event: Event) -> None:
+        self.units.see(event)
+        if isinstance(event, PhaseChanged):
+            self.phase = event.phase
 
 
 class ResearchSession:
@@ -361,96 +378,115 @@ class ResearchSession:
         generator happens to be collected.
         """
         self._cancelled = False
-        if self.fresh:
-            spent, self.fresh = Spend(), False
-        else:
-            spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
-        meter = Meter(self.caps, self.settings.price_of, spent)
+        meter = await self._leg_meter()
         tracker = UsageTracker(meter)
         trace = session_tracer(self.settings, self.session_id, self._question)
         config = {**self.config, "callbacks": [tracker] if trace is None else [tracker, trace]}
-        outcome = "interrupted"
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-
-        async def produce() -> None:
-            try:
-                # Every task the graph starts inherits this leg's meter.
-                with metering(meter):
-                    async for _namespace, mode, data in self.graph.astream(
-                        graph_input,
-                        config,
-                        context=self.deps,
-                        stream_mode=["updates", "custom"],
-                        subgraphs=True,
-                    ):
-                        if mode == "custom" and isinstance(data, _Event):
-                            await queue.put(("event", data))
-                        for usage in tracker.drain():
-                            await queue.put(("event", usage))
-                await queue.put(("done", None))
-            except asyncio.CancelledError:
-                await queue.put(("cancelled", None))
-                raise
-            except Exception as exc:
-                await queue.put(("error", exc))
-
-        phase = ""
-        units = UnitTracker()
-        settled = False
+        leg = _Leg()
         try:
             await self._record(**row)
             if started is not None:
                 yield started
             # The graph starts once the session is announced: many sessions starting at once
             # each say so before any of them takes the engine for its first steps.
-            self._producer = asyncio.create_task(produce())
-            while True:
-                kind, payload = await queue.get()
-                if kind == "event":
-                    units.see(payload)
-                    if isinstance(payload, PhaseChanged):
-                        phase = payload.phase
-                    if isinstance(payload, ReportReady):
-                        self.last_report = payload
-                        await self._record(status="running", report_path=payload.report_path)
-                    yield payload
-                    continue
-                settled = True
-                outcome = {"cancelled": "cancelled", "error": "failed"}.get(kind, "ended")
-                if kind == "cancelled":
-                    await self._record(status="interrupted")
-                    for unit in units.cancelled():
-                        yield unit
-                    yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
-                    yield RunFinished(session_id=self.session_id, status="cancelled")
-                    return
-                if kind == "error":
-                    _log.error("session %s failed", self.session_id, exc_info=payload)
-                    await self._record(status="failed")
-                    yield RunFailed(
-                        error=sanitize_run_error(payload),
-                        phase=phase,
-                        resumable=True,
-                        session_id=self.session_id,
-                    )
-                    return
-                break
+            self._producer = asyncio.create_task(
+                self._produce(graph_input, config, meter, tracker, queue)
+            )
+            async with contextlib.aclosing(self._relay(queue, leg)) as events:
+                async for event in events:
+                    yield event
         finally:
             if trace is not None:
-                trace.finish(outcome)
+                trace.finish(leg.outcome)
             await self._stop_producer()
             await self._settle_writes()
-            if not settled:
+            if not leg.settled:
                 # Whoever read this stream stopped mid-run (the app quit, its worker was
                 # cancelled): the last checkpoint is resumable, and the index says so.
                 record_session(self.settings, self.session_id, status="interrupted")
+        if leg.outcome != "ended":
+            return
+        for event in await self._after_leg():
+            yield event
+
+    async def _leg_meter(self) -> Meter:
+        """The leg's meter: the session's caps over what it has spent so far."""
+        if self.fresh:
+            spent, self.fresh = Spend(), False
+        else:
+            spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
+        return Meter(self.caps, self.settings.price_of, spent)
+
+    async def _produce(
+        self,
+        graph_input: Any,
+        config: dict[str, Any],
+        meter: Meter,
+        tracker: UsageTracker,
+        queue: asyncio.Queue[tuple[str, Any]],
+    ) -> None:
+        """Stream the graph into `queue`: its events and usage, then how it ended."""
+        try:
+            # Every task the graph starts inherits this leg's meter.
+            with metering(meter):
+                async for _namespace, mode, data in self.graph.astream(
+                    graph_input,
+                    config,
+                    context=self.deps,
+                    stream_mode=["updates", "custom"],
+                    subgraphs=True,
+                ):
+                    if mode == "custom" and isinstance(data, _Event):
+                        await queue.put(("event", data))
+                    for usage in tracker.drain():
+                        await queue.put(("event", usage))
+            await queue.put(("done", None))
+        except asyncio.CancelledError:
+            await queue.put(("cancelled", None))
+            raise
+        except Exception as exc:
+            await queue.put(("error", exc))
+
+    async def _relay(
+        self, queue: asyncio.Queue[tuple[str, Any]], leg: _Leg
+    ) -> AsyncGenerator[Event, None]:
+        """The leg's events as the graph produces them, then what a cancelled or failed leg
+        says; `leg` learns the phase, the units and how the leg ended."""
+        while True:
+            kind, payload = await queue.get()
+            if kind == "event":
+                leg.see(payload)
+                if isinstance(payload, ReportReady):
+                    self.last_report = payload
+                    await self._record(status="running", report_path=payload.report_path)
+                yield payload
+                continue
+            leg.settled = True
+            leg.outcome = {"cancelled": "cancelled", "error": "failed"}.get(kind, "ended")
+            if kind == "cancelled":
+                await self._record(status="interrupted")
+                for unit in leg.units.cancelled():
+                    yield unit
+                yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
+                yield RunFinished(session_id=self.session_id, status="cancelled")
+            elif kind == "error":
+                _log.error("session %s failed", self.session_id, exc_info=payload)
+                await self._record(status="failed")
+                yield RunFailed(
+                    error=sanitize_run_error(payload),
+                    phase=leg.phase,
+                    resumable=True,
+                    session_id=self.session_id,
+                )
+            return
+
+    async def _after_leg(self) -> list[Event]:
+        """A leg that ended: the pause it stopped at, or how the run finished."""
         snapshot = await self.graph.aget_state(self.config)
         if snapshot.interrupts:
-            for event in await self._announce_pause(snapshot.interrupts):
-                yield event
-            return
-        for event in await self._finish(snapshot.values or {}):
-            yield event
+            return await self._announce_pause(snapshot.interrupts)
+        return await self._finish(snapshot.values or {})
 
     async def _stop_producer(self) -> None:
         if self._producer is not None and not self._producer.done():
