@@ -14,6 +14,7 @@ import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -161,16 +162,7 @@ async def run_headless(
     stdout: IO[str] | None = None,
 ) -> int:
     """Drive one session to its end or to a pause the arguments cannot answer."""
-    from engine.events import (
-        ClarificationRequested,
-        PlanProposed,
-        ReportReady,
-        RunFailed,
-        RunFinished,
-        event_to_json,
-    )
     from engine.runner import open_session
-    from engine.schemas import PlanDecision, ResearchPlan
 
     # Reports, plans and progress carry text from documents and models: print it defanged.
     err = TerminalSafeStream(stderr or sys.stderr)
@@ -178,111 +170,151 @@ async def run_headless(
     events_file = (
         args.events.open("a" if args.append else "w", encoding="utf-8") if args.events else None
     )
-    answer: str | None = args.answer
-    plan = edited_plan
-    code = EXIT_FAILED
-    unverified = False
     try:
         async with open_session(settings, args.resume, deps=deps) as session:
             session.caps = caps_for(settings, args)
-            stream: AsyncIterator[Any] | None
-            follow_up = bool(args.resume and args.question)
-            if follow_up:
-                stage = await session.stage()
-                if stage != "finished":
-                    print(_not_ready_for_follow_up(session.session_id, stage), file=err)
-                    return EXIT_USAGE
-            if args.resume and not follow_up:
-                stream = session.resume()
-            else:
-                stream = session.start(args.question, mode=args.mode or settings.research_mode)
-            while stream is not None:
-                next_stream: AsyncIterator[Any] | None = None
-                async for event in stream:
-                    if events_file is not None:
-                        events_file.write(event_to_json(event) + "\n")
-                        events_file.flush()
-                    line = progress_line(event)
-                    if line:
-                        print(line, file=err, flush=True)
-                    if isinstance(event, ClarificationRequested):
-                        if answer is None and args.yes:
-                            print(
-                                "  clarification skipped (--yes): proceeding on the most "
-                                "likely reading",
-                                file=err,
-                            )
-                            answer = PROCEED_ON_LIKELY_READING
-                        if answer is None:
-                            print(
-                                f"clarification needed: {event.question}\n"
-                                f"answer it with: deepresearch run --resume {session.session_id}"
-                                ' --answer "..."',
-                                file=err,
-                            )
-                            print(session.session_id, file=out)
-                            return EXIT_NEEDS_INPUT
-                        next_stream = session.answer_clarification(answer)
-                        answer = None
-                    elif isinstance(event, PlanProposed):
-                        if event.rejected_edit_reason and plan is None:
-                            print(f"edited plan refused: {event.rejected_edit_reason}", file=err)
-                            return EXIT_USAGE
-                        if plan is not None:
-                            decision = PlanDecision(
-                                action="edit", plan=ResearchPlan.model_validate(plan)
-                            )
-                            plan = None
-                        elif args.yes:
-                            decision = PlanDecision(action="approve")
-                        else:
-                            print(render_plan(event.plan), file=err)
-                            print(
-                                "approve it with: deepresearch run --resume "
-                                f"{session.session_id} --yes",
-                                file=err,
-                            )
-                            print(session.session_id, file=out)
-                            return EXIT_NEEDS_INPUT
-                        next_stream = session.review_plan(decision)
-                    elif isinstance(event, ReportReady):
-                        if args.out:
-                            args.out.write_text(terminal_safe(event.report), encoding="utf-8")
-                            print(f"report written to {args.out}", file=err)
-                        else:
-                            out.write(event.report)
-                            out.flush()
-                        if event.report_path:
-                            print(f"report saved to {event.report_path}", file=err)
-                        if event.verification_status != "verified":
-                            unverified = True
-                            reason = event.verification_reason or "unverified"
-                            print(
-                                f"warning: the report is not backed by retrieved sources "
-                                f"({reason}); exit code {EXIT_UNVERIFIED}",
-                                file=err,
-                            )
-                    elif isinstance(event, RunFailed):
-                        hint = (
-                            f" (resume: deepresearch run --resume {session.session_id})"
-                            if event.resumable
-                            else ""
-                        )
-                        print(f"run failed: {event.error}{hint}", file=err)
-                        return EXIT_FAILED
-                    elif isinstance(event, RunFinished):
-                        code = {"completed": EXIT_OK, "partial": EXIT_PARTIAL}.get(
-                            event.status, EXIT_FAILED
-                        )
-                        if code == EXIT_OK and unverified:
-                            code = EXIT_UNVERIFIED
-                    if next_stream is not None:
-                        break
-                stream = next_stream
+            headless = _Headless(args, session, err, out, events_file, args.answer, edited_plan)
+            return await headless.drive(settings)
     finally:
         if events_file is not None:
             events_file.close()
-    return code
+
+
+# What one event leads to: the next leg's stream, an exit code now, or reading on (None).
+_Step = AsyncIterator[Any] | int | None
+
+
+@dataclass
+class _Headless:
+    """One headless session: what the flags still answer, and what the run has come to."""
+
+    args: argparse.Namespace
+    session: Any
+    err: TerminalSafeStream
+    out: TerminalSafeStream
+    events_file: IO[str] | None
+    answer: str | None
+    plan: dict[str, Any] | None
+    code: int = EXIT_FAILED
+    unverified: bool = False
+
+    async def drive(self, settings: Settings) -> int:
+        """Read leg after leg until the run ends or pauses for what the flags cannot answer."""
+        stream = await self._first_leg(settings)
+        while not isinstance(stream, int):
+            next_stream: AsyncIterator[Any] | None = None
+            async for event in stream:
+                step = self.on_event(event)
+                if isinstance(step, int):
+                    return step
+                if step is not None:
+                    next_stream = step
+                    break
+            if next_stream is None:
+                return self.code
+            stream = next_stream
+        return stream
+
+    async def _first_leg(self, settings: Settings) -> AsyncIterator[Any] | int:
+        args, session = self.args, self.session
+        follow_up = bool(args.resume and args.question)
+        if follow_up:
+            stage = await session.stage()
+            if stage != "finished":
+                print(_not_ready_for_follow_up(session.session_id, stage), file=self.err)
+                return EXIT_USAGE
+        if args.resume and not follow_up:
+            return session.resume()
+        return session.start(args.question, mode=args.mode or settings.research_mode)
+
+    def on_event(self, event: Any) -> _Step:
+        if self.events_file is not None:
+            from engine.events import event_to_json
+
+            self.events_file.write(event_to_json(event) + "\n")
+            self.events_file.flush()
+        line = progress_line(event)
+        if line:
+            print(line, file=self.err, flush=True)
+        handler = {
+            "clarification_requested": self._clarification,
+            "plan_proposed": self._plan_proposed,
+            "report_ready": self._report,
+            "run_failed": self._failed,
+            "run_finished": self._finished,
+        }.get(event.type)
+        return handler(event) if handler is not None else None
+
+    def _clarification(self, event: Any) -> _Step:
+        if self.answer is None and self.args.yes:
+            print(
+                "  clarification skipped (--yes): proceeding on the most likely reading",
+                file=self.err,
+            )
+            self.answer = PROCEED_ON_LIKELY_READING
+        if self.answer is None:
+            print(
+                f"clarification needed: {event.question}\n"
+                f"answer it with: deepresearch run --resume {self.session.session_id}"
+                ' --answer "..."',
+                file=self.err,
+            )
+            print(self.session.session_id, file=self.out)
+            return EXIT_NEEDS_INPUT
+        answer, self.answer = self.answer, None
+        return self.session.answer_clarification(answer)
+
+    def _plan_proposed(self, event: Any) -> _Step:
+        from engine.schemas import PlanDecision, ResearchPlan
+
+        if event.rejected_edit_reason and self.plan is None:
+            print(f"edited plan refused: {event.rejected_edit_reason}", file=self.err)
+            return EXIT_USAGE
+        if self.plan is not None:
+            decision = PlanDecision(action="edit", plan=ResearchPlan.model_validate(self.plan))
+            self.plan = None
+        elif self.args.yes:
+            decision = PlanDecision(action="approve")
+        else:
+            print(render_plan(event.plan), file=self.err)
+            print(
+                f"approve it with: deepresearch run --resume {self.session.session_id} --yes",
+                file=self.err,
+            )
+            print(self.session.session_id, file=self.out)
+            return EXIT_NEEDS_INPUT
+        return self.session.review_plan(decision)
+
+    def _report(self, event: Any) -> _Step:
+        if self.args.out:
+            self.args.out.write_text(terminal_safe(event.report), encoding="utf-8")
+            print(f"report written to {self.args.out}", file=self.err)
+        else:
+            self.out.write(event.report)
+            self.out.flush()
+        if event.report_path:
+            print(f"report saved to {event.report_path}", file=self.err)
+        if event.verification_status != "verified":
+            self.unverified = True
+            reason = event.verification_reason or "unverified"
+            print(
+                f"warning: the report is not backed by retrieved sources "
+                f"({reason}); exit code {EXIT_UNVERIFIED}",
+                file=self.err,
+            )
+        return None
+
+    def _failed(self, event: Any) -> _Step:
+        session_id = self.session.session_id
+        hint = f" (resume: deepresearch run --resume {session_id})" if event.resumable else ""
+        print(f"run failed: {event.error}{hint}", file=self.err)
+        return EXIT_FAILED
+
+    def _finished(self, event: Any) -> _Step:
+        self.code = {"completed": EXIT_OK, "partial": EXIT_PARTIAL}.get(event.status, EXIT_FAILED)
+        if self.code == EXIT_OK and self.unverified:
+            self.code = EXIT_UNVERIFIED
+        return None
 
 
 def caps_for(settings: Settings, args: argparse.Namespace) -> Any:
