@@ -10,7 +10,6 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 _STOPWORD_TEXT = """
 a about above after again against all also am an and any are aren as at be because been before
@@ -118,7 +117,6 @@ def words(text: str) -> list[str]:
     return [match.group(0).lower().rstrip(".") for match in _WORD_RE.finditer(text)]
 
 
-@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stripper: enough for `cancelled`, `cancel` and `cancellation` to meet."""
     for suffix in _SUFFIXES:
@@ -147,12 +145,6 @@ def terms(text: str) -> set[str]:
     A name written as code counts as itself and as the words it is made of, so that
     `get_all_start_methods` meets "start method" and `defaultMaxListeners` meets "max listeners".
     """
-    return set(_terms(text))
-
-
-# The same entry text and page title are the context of many sentences: read each once.
-@lru_cache(maxsize=8192)
-def _terms(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _WORD_RE.finditer(text):
         written = match.group(0).rstrip(".")
@@ -165,7 +157,7 @@ def _terms(text: str) -> frozenset[str]:
                 lowered = part.lower()
                 if len(lowered) > 1 and lowered not in STOPWORDS:
                     found.add(stem(lowered))
-    return frozenset(found)
+    return found
 
 
 def is_code_name(token: str) -> bool:
