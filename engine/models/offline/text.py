@@ -53,7 +53,9 @@ _SUFFIXES = (
     "s",
 )
 # Markup, code and list debris that make a "sentence" unfit to quote as prose.
-_CODE_MARKERS = ("```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:")
+_CODE_MARKERS = (
+    "```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:"
+)
 # A setting named with its value (`maxsize=0`, `windowBits = 15`) is prose, not code; so are
 # a product of numbers (`80*8 characters`, `16 * 1024 bytes`) and a file pattern (`test*.py`).
 _SETTING_RE = re.compile(
