@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from pathlib import Path
 
 from engine.api.engine_process import ProcessRuns
@@ -44,7 +45,11 @@ async def test_the_engine_process_exits_when_the_server_is_gone(tmp_path: Path) 
     runs = ProcessRuns(local_settings(tmp_path, DOCS))
     await runs.start()
     process = runs._process
-    runs._pipe.close()  # as a killed server's end of the pipe closes
+    # As a killed server's end of the pipe closes: shut down, since a plain close would wait
+    # for this process's own reader, blocked in a read on the same socket.
+    end = socket.socket(fileno=os.dup(runs._pipe.fileno()))
+    end.shutdown(socket.SHUT_RDWR)
+    end.close()
     await asyncio.to_thread(process.join, 20)
     assert not process.is_alive()
     assert process.exitcode == 1
