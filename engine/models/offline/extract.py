@@ -33,28 +33,41 @@ def quoted_text(sentence: LabelledSentence) -> str | None:
 
 
 def _quoted(text: str, sentence: LabelledSentence) -> str | None:
+    # A sentence known to start here is checked as one even when its first word is lower-case.
+    checked = text[:1].upper() + text[1:] if sentence.opens else text
     if sentence.entry and sentence.label:
         name = _bare_name(sentence.label)
         if name and name not in text.casefold():
-            if not quotable(text, short_ok=True):
+            if not quotable(checked, short_ok=True):
                 return None
             return f"{sentence.label}: {text}"
-    return text if quotable(text) else None
+    return text if quotable(checked) else None
 
 
 def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
-    """Every quotable sentence of every source, in source order."""
+    """Every quotable sentence of every source, in source order; the page's title and name
+    are part of each one's context (a sentence of the queues page is about queues)."""
     found: list[Candidate] = []
     for index, source in enumerate(sources):
         position = 0
+        page = _page_words(source)
         for passage in source.passages:
             sentences = labelled_sentences(passage)
             for sentence in sentences:
                 text = quoted_text(sentence)
                 if text is not None:
-                    found.append(Candidate(text, index, position, _context(sentence, sentences)))
+                    said = sentence.text if text != sentence.text else ""
+                    context = _context(sentence, sentences)
+                    found.append(Candidate(text, index, position, context, said, page))
                     position += 1
     return found
+
+
+def _page_words(source: Source) -> str:
+    """The page's own title (before any ` — site` suffix) and the name in its locator."""
+    title = source.title.split(" — ", 1)[0]
+    name = source.locator.rstrip("/").rsplit("/", 1)[-1]
+    return f"{title} {name}"
 
 
 def _context(sentence: LabelledSentence, sentences: Sequence[LabelledSentence]) -> str:
@@ -67,11 +80,19 @@ def _context(sentence: LabelledSentence, sentences: Sequence[LabelledSentence]) 
 
 
 def best_quotes(
-    sources: Sequence[Source], query: str, *, limit: int, spread: float = SPREAD
+    sources: Sequence[Source],
+    query: str,
+    *,
+    limit: int,
+    spread: float = SPREAD,
+    focus: str = "",
 ) -> list[Quote]:
     """The `limit` sentences that best match `query`, spread over sources while they compete
-    (`spread`: what each sentence taken from a source discounts its next one by)."""
-    chosen = rank_candidates(candidates_from(sources), query, limit=limit, spread=spread)
+    (`spread`: what each sentence taken from a source discounts its next one by); the words of
+    `focus` (a section heading) weigh more."""
+    chosen = rank_candidates(
+        candidates_from(sources), query, limit=limit, spread=spread, focus=focus
+    )
     return [Quote(candidate.text, sources[candidate.source_index]) for candidate in chosen]
 
 

@@ -78,6 +78,7 @@ _IDENTIFIER_RE = re.compile(
     # (`.venv`).
     r"\b[A-Z]{2,}[A-Z][a-z]\w*|(?<![\w.])[\w-]*\*[\w*-]*\.\w+|(?<![\w.])\.[a-z][\w-]+\b"
 )
+_CALLABLE_RE = re.compile(r"(?<![\w.])@?[A-Za-z_][\w.]*(?=\()|(?<![\w.])@[A-Za-z_][\w.]*")
 # The name of an exception: `OverflowError`, `queue.Full` raised, "the Full exception".
 _EXCEPTION_NAME_RE = re.compile(
     r"\b([A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt))\b|"
@@ -89,6 +90,13 @@ _CONSEQUENCE_RE = re.compile(
     r"block(?:s|ed)?|deadlock\w*|ignored?|truncat\w+|set to|exit(?:s|ed)?|fail(?:s|ed)?|"
     r"cancel\w*|replac\w+|overwrit\w+|lost|never|terminat\w+|crash\w*|warn\w*|mangl\w+|"
     r"shared|accumulat\w+|continue|stop(?:s|ped)?|unblock\w*|wait\w*|\w+Error|\w+Exception)\b",
+    re.I,
+)
+
+
+_RELEASE_NOTE_RE = re.compile(
+    r"^(?:[^:]{1,100}:\s+)?(?:New in version|Changed in version|Deprecated since version|"
+    r"Added in:?)\s+v?\d",
     re.I,
 )
 
@@ -154,7 +162,10 @@ def states(kind: str, sentence: str, question: str) -> bool:
 
 
 def _names(sentence: str, noun: str) -> list[str]:
-    """The names a sentence gives; for a question that asks which exception, only exceptions."""
+    """The names a sentence gives; for a question that asks which exception, only exceptions;
+    which function, method or decorator, only names written as calls (`reload()`, `@cache`)."""
+    if noun in {"function", "method", "decorator", "helper"}:
+        return [m.group(0) for m in _CALLABLE_RE.finditer(sentence)]
     if noun not in {"exception", "error"}:
         return [m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)]
     return [
@@ -166,11 +177,12 @@ def fact_factor(kinds: frozenset[str], sentence: str, question: str) -> float:
     """How much a sentence's fit to the question's words is worth, given the facts it states.
 
     1.0 when the question names no kind; otherwise up when the sentence states the kind of
-    fact asked, down when it states none of them.
+    fact asked, down when it states none of them. A release note ("Changed in version 3.10:
+    Removed the loop parameter.") tells when, which only a version question asks.
     """
+    incidental = VERSION not in kinds and _RELEASE_NOTE_RE.search(sentence) is not None
+    factor = 0.5 if incidental else 1.0
     if not kinds:
-        return 1.0
+        return factor
     stated = sum(states(kind, sentence, question) for kind in kinds)
-    if not stated:
-        return 0.5
-    return 1.0 + stated
+    return factor * (1.0 + stated if stated else 0.5)

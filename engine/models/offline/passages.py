@@ -23,7 +23,12 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from engine.models.offline.text import LITERAL_LIST_RE, split_sentences
+from engine.models.offline.text import (
+    LITERAL_LIST_RE,
+    STOPWORDS,
+    split_sentences,
+    without_boilerplate,
+)
 
 # A list marker inside flattened text: a dash, star or bullet between spaces, not a minus
 # or a multiplication (`16 * 1024`, `a - 1`).
@@ -82,6 +87,9 @@ class LabelledSentence:
     entry: bool = False
     # The entry a parameter, option or table row belongs to (its label names the parameter).
     owner: str = ""
+    # True when the text starts a sentence though it may begin in lower case (`asyncio queues
+    # are …` once the page furniture before it is dropped).
+    opens: bool = False
 
 
 def clean_markup(text: str) -> str:
@@ -202,9 +210,9 @@ class _Reader:
         else:
             self.label, self.entry = self.heading, False
 
-    def sentence(self, text: str) -> LabelledSentence:
+    def sentence(self, text: str, *, opens: bool = False) -> LabelledSentence:
         owner = self.owner if self.owner != self.label else ""
-        return LabelledSentence(text, self.label, self.entry, owner)
+        return LabelledSentence(text, self.label, self.entry, owner, opens)
 
 
 def _prose(piece: str, reader: _Reader, *, followed: bool) -> list[LabelledSentence]:
@@ -216,9 +224,13 @@ def _prose(piece: str, reader: _Reader, *, followed: bool) -> list[LabelledSente
         if sentences and reader.entry and (followed or index < len(parts) - 1):
             # A description in a list of entries ends where the next entry starts.
             last = sentences[-1]
-            if last[-1] not in ".!?:;,":
+            # Not after a word that needs more ("…, where"): that is a cut, not an end.
+            if last[-1] not in ".!?:;," and last.split()[-1].lower() not in STOPWORDS:
                 sentences[-1] = last + "."
-        found.extend(reader.sentence(sentence) for sentence in sentences)
+        for sentence in sentences:
+            text = without_boilerplate(sentence)
+            if text is not None:
+                found.append(reader.sentence(text, opens=text != sentence))
     return found
 
 

@@ -28,7 +28,6 @@ MAX_SEARCHES = 5
 MAX_FETCHES = 2
 NOTES_SENTENCES = 6
 ANSWER_SENTENCES = 5
-NOTES_SPREAD = 0.5
 MAX_FOLLOW_UP_ROUNDS = 2
 MAX_SUPERVISOR_TURNS = 12
 _RANK_K = 2
@@ -36,6 +35,7 @@ REJECTION_PREFIX = "[ResearchComplete rejected:"
 TOPIC_LABEL = "Research track:"
 _QUERIES_RE = re.compile(r"^\s*Queries:\s*(?P<queries>\S.*)$", re.MULTILINE)
 _TOPIC_RE = re.compile(r"^\s*Research track:\s*(?P<title>\S.*)$", re.MULTILINE)
+_SECTION_RE = re.compile(r"^\s*Section:\s*(?P<section>\S.*)$", re.MULTILINE)
 _SKIPPED_RE = re.compile(r"\bskipped\b|not dispatched|not started|concurrency limit", re.I)
 
 
@@ -49,10 +49,23 @@ class ResearchTopic:
     title: str
     queries: tuple[str, ...]
     from_plan: bool
+    # The report section the notes are for, when the topic names one.
+    section: str = ""
 
     @property
     def scoring_text(self) -> str:
+        """What its notes are ranked against: a plan track's queries (its title frames the
+        section, "…: key differences", and names nothing to look for), else the question."""
+        if self.from_plan:
+            return " ".join(self.queries)
         return " ".join([self.title, *self.queries])
+
+    @property
+    def focus(self) -> str:
+        """The words of its section that it also searches for: what its notes are about
+        ("Locks"), not how the section is framed ("Key differences", "Overview")."""
+        searched = terms(" ".join(self.queries))
+        return " ".join(word for word in self.section.split() if terms(word) & searched)
 
 
 def topic_of(conversation: Conversation) -> ResearchTopic:
@@ -64,7 +77,9 @@ def topic_of(conversation: Conversation) -> ResearchTopic:
     if queries_match is not None:
         queries = tuple(q.strip() for q in queries_match.group("queries").split(" | ") if q.strip())
         title = title_match.group("title").strip() if title_match else queries[0]
-        return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True)
+        section_match = _last(_SECTION_RE.finditer(text))
+        section = section_match.group("section").strip() if section_match else ""
+        return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True, section=section)
     question = conversation.question()
     subject = search_phrase(question) or question[:200]
     words = subject.split()
@@ -172,9 +187,8 @@ def final_answer(
     conversation: Conversation, topic: ResearchTopic, pool: SourcePool, *, notes: bool
 ) -> OfflineReply:
     if notes:
-        # Notes are evidence for a report: drawn from as many sources as answer the topic.
         quotes = best_quotes(
-            pool.sources, topic.scoring_text, limit=NOTES_SENTENCES, spread=NOTES_SPREAD
+            pool.sources, topic.scoring_text, limit=NOTES_SENTENCES, focus=topic.focus
         )
         return OfflineReply(content=notes_text(quotes), role="researcher")
     quotes = best_quotes(pool.sources, topic.scoring_text, limit=ANSWER_SENTENCES)

@@ -35,6 +35,9 @@ _NAME_PART_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*")
 _CITATION_MARK_RE = re.compile(r"\[\^?\d+(?:\s*[-,]\s*\d+)*\]")
 # A sentence ends at . ! or ? followed by whitespace and an upper-case letter, a digit or a quote.
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# "-es" is a suffix of its own only after a hiss (classes, boxes, matches); queues, lines and
+# differences only add an "s".
+_SIBILANT_ES = ("sses", "xes", "zes", "ches", "shes")
 _SUFFIXES = (
     "ations",
     "ation",
@@ -50,9 +53,7 @@ _SUFFIXES = (
     "s",
 )
 # Markup, code and list debris that make a "sentence" unfit to quote as prose.
-_CODE_MARKERS = (
-    "```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:"
-)
+_CODE_MARKERS = ("```", ">>>", "|", "{", "}", "*", "`", "#", " - ", "=", ";", "::", "Sources:")
 # A setting named with its value (`maxsize=0`, `windowBits = 15`) is prose, not code; so are
 # a product of numbers (`80*8 characters`, `16 * 1024 bytes`) and a file pattern (`test*.py`).
 _SETTING_RE = re.compile(
@@ -74,10 +75,38 @@ _EXAMPLE_TAIL_RE = re.compile(r",?\s+\(?(?:e\.g\.|for example)[,:]?\s+(?P<tail>.
 _LOWER_AFTER_STOP_RE = re.compile(r"(?<=[.!?])\s+(?=[a-z])")
 _ABBREVIATION_END_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
 _PROSE_AFTER_CODE_RE = re.compile(r"(?<=[;)'\"\]}])\s+(?=[A-Z][a-z]*\s)")
+# Code that reads as words: a definition, imports one after another, a block's colon.
+_CODE_RE = re.compile(
+    r"\bdef \w+\(|\bimport [\w.]+ (?:import|from|as)\b|\)\s*:\s+[a-z]|\bwhile True\b"
+)
+# Page furniture run into the start of a sentence, and sentences that are nothing else.
+_FURNITURE_PREFIX_RE = re.compile(
+    r"^(?:Source code:\s*\S+\s+|(?:Note|Warning|Important|Tip|Caution|Attention|Hint|Danger|"
+    r"Reference|Stable|Experimental|Legacy)\s+(?=[A-Z]))"
+)
+_FURNITURE_SENTENCE_RE = re.compile(
+    r"^(?:See\b|Availability:|Stability:|Usage:|Syntax:|Examples?:)"
+    r"|\bsource code\b[^.]*\b(?:found|located)\b",
+    re.I,
+)
+# A heading run into the sentence that repeats it: "Tasks Tasks are used to …", or that
+# starts with a capital where no sentence has one ("Executing modules as scripts When you run
+# …", "The dir() Function The built-in function …").
+_REPEATED_HEAD_RE = re.compile(r"^(\w+(?: \w+){0,3}) (?=\1\b)")
+_GLUED_HEAD_RE = re.compile(
+    r"^(?:[\w().,'’-]+ ){1,6}?(?<![,;:] )(?=(?:The|When|If|This|These|You|It|An?) [a-z])"
+)
 # An introduction with the first number of the list it introduces: "… as follows: 1."
 _LIST_START_RE = re.compile(r":\s*1[.)]$")
 # How much each sentence already quoted from a source discounts that source's next one.
 SPREAD = 0.8
+# The weakest sentence quoted scores at least this share of the best one.
+FLOOR = 0.3
+MIN_MATCHED = 2
+OFF_FOCUS = 0.25
+# A sentence of fewer terms than this scores as if it had this many: a fragment ("Not
+# thread-safe.") is no better an answer for being short.
+SHORTEST = 6
 _MIN_SENTENCE_CHARS = 40
 _MAX_SENTENCE_CHARS = 420
 _MIN_SENTENCE_WORDS = 6
@@ -89,8 +118,26 @@ def words(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper: enough for `cancelled`, `cancel` and `cancellation` to meet."""
+    """A light suffix stripper: enough for `cancelled`, `cancel` and `cancellation` to meet.
+
+    The fetch reranker (engine/tools/rerank.py) stems with this one; the offline model's own
+    terms use `term_stem`, which also brings plurals to their singular.
+    """
+    return _stem(word, plurals=False)
+
+
+def term_stem(word: str) -> str:
+    """`stem`, with plurals meeting their singular: `queues` and `queue`, `lines` and `line`,
+    `classes` and `class` (`stem` makes `queu`, `lin` and `clas` of them)."""
+    return _stem(word, plurals=True)
+
+
+def _stem(word: str, *, plurals: bool) -> str:
     for suffix in _SUFFIXES:
+        if plurals and suffix == "es" and not word.endswith(_SIBILANT_ES):
+            continue  # queues -> queue (by "s"), not queu; classes -> class
+        if plurals and suffix == "s" and word.endswith(("ss", "us", "is")):
+            continue  # class, status, analysis: no plural "s" to strip
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             base = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
@@ -118,12 +165,12 @@ def terms(text: str) -> set[str]:
         word = written.lower()
         if word in STOPWORDS or len(word) < 2:
             continue
-        found.add(stem(word))
+        found.add(term_stem(word))
         if _NAME_JOINT_RE.search(written):
             for part in _NAME_PART_RE.findall(_CAMEL_RE.sub(" ", written)):
                 lowered = part.lower()
                 if len(lowered) > 1 and lowered not in STOPWORDS:
-                    found.add(stem(lowered))
+                    found.add(term_stem(lowered))
     return found
 
 
@@ -140,7 +187,7 @@ def name_terms(text: str) -> set[str]:
         token = token.strip("?!,;:'\"()[]")
         word = _WORD_RE.search(token)
         if word and is_code_name(token):
-            found.add(stem(word.group(0).lower().rstrip(".")))
+            found.add(term_stem(word.group(0).lower().rstrip(".")))
     return found
 
 
@@ -186,10 +233,27 @@ def quotable(sentence: str, *, short_ok: bool = False) -> bool:
         return False
     if any(token in prose for token in _CODE_MARKERS) or sentence.endswith(":."):
         return False
+    if _CODE_RE.search(prose):
+        return False
     if _INNER_BOUNDARY_RE.search(_ABBREVIATION_RE.sub("", sentence[:-1])):
         return False
     letters = sum(ch.isalnum() or ch.isspace() or ch in ".,:'’" for ch in sentence)
     return letters / len(sentence) >= 0.85
+
+
+def without_boilerplate(sentence: str) -> str | None:
+    """The sentence without the page furniture run into its start (`Source code: Lib/x.py`,
+    an admonition's `Note`, a stability badge); None when the whole sentence is furniture
+    (a "See also" pointer, where the source code can be found, availability lists)."""
+    if _FURNITURE_SENTENCE_RE.search(sentence):
+        return None
+    previous = None
+    while previous != sentence:
+        previous = sentence
+        sentence = _FURNITURE_PREFIX_RE.sub("", sentence, count=1)
+        sentence = _REPEATED_HEAD_RE.sub("", sentence, count=1)
+        sentence = _GLUED_HEAD_RE.sub("", sentence, count=1)
+    return sentence or None
 
 
 def prose_part(sentence: str) -> str | None:
@@ -227,6 +291,11 @@ class Candidate:
     # The entry or section the sentence is under (its name and text): its words count
     # towards the match at half weight.
     context: str = ""
+    # The sentence as its source says it, when it is quoted under its entry's name.
+    said: str = ""
+    # The title and name of its page: context that every sentence of the page shares, so it
+    # never makes a sentence meet the question by itself.
+    page: str = ""
 
 
 def idf_weights(documents: Sequence[Iterable[str]]) -> dict[str, float]:
@@ -259,11 +328,17 @@ def score(
         return 0.0
     weight = sum(weights.get(term, 1.0) * (1.0 if term in own else 0.5) for term in matched)
     coverage = len(matched) / len(query_terms)
-    return (weight + coverage) / math.sqrt(max(len(sentence_terms), 4))
+    return (weight + coverage) / math.sqrt(max(len(sentence_terms), SHORTEST))
 
 
 def rank_candidates(
-    candidates: Sequence[Candidate], query: str, *, limit: int, spread: float = SPREAD
+    candidates: Sequence[Candidate],
+    query: str,
+    *,
+    limit: int,
+    spread: float = SPREAD,
+    floor: float = FLOOR,
+    focus: str = "",
 ) -> list[Candidate]:
     """The best-matching distinct sentences, spread over sources while they compete.
 
@@ -278,24 +353,50 @@ def rank_candidates(
     kinds = fact_kinds(query)
     term_sets = [terms(candidate.text) for candidate in candidates]
     weights = idf_weights(term_sets)
-    for term in name_terms(query):
-        # The names a question gives are what its answer is about.
+    focused = terms(focus) & query_terms
+    for term in name_terms(query) | focused:
+        # The names a question gives, and the words of the section a note is for, are what
+        # its answer is about.
         weights[term] = weights.get(term, 1.0) * NAME_WEIGHT
+    # A note for a section on "asyncio queues" is about asyncio queues (all but one of the
+    # words of a longer heading): others count only when nothing on the section's subject
+    # was found.
+    needed = len(focused) if len(focused) <= 2 else len(focused) - 1
+    # A sentence that meets one word of a longer query met it by chance ("coordinates" of a
+    # point for "locks coordinate tasks"); one that names none of the code the query names, or
+    # is on no page about it, is about something else ("dataclass() decorator" for
+    # "functools.cache decorator").
+    least = MIN_MATCHED if len(query_terms) > MIN_MATCHED else 1
+    named = {
+        term
+        for token in query.split()
+        # Joined names (`functools.cache`, `put_nowait`, `maxDiff`), not a word in capitals.
+        if is_code_name(token) and not token.strip("?!,;:'\"()").isupper()
+        for term in terms(token)
+    }
     scored = [
         (
-            score(term_set, query_terms, weights, context=terms(candidate.context))
-            * fact_factor(kinds, candidate.text, query),
+            score(term_set, query_terms, weights, context=context | page)
+            * fact_factor(kinds, candidate.text, query)
+            * (1.0 if len((term_set | context | page) & focused) >= needed else OFF_FOCUS)
+            if len((term_set | context) & query_terms) >= least
+            and (not named or (term_set | context | page) & named)
+            else 0.0,
             candidate,
         )
         for term_set, candidate in zip(term_sets, candidates, strict=True)
+        for context, page in [(terms(candidate.context), terms(candidate.page))]
     ]
+    top = max((value for value, _ in scored), default=0.0)
     remaining: list[tuple[float, Candidate]] = []
     seen_texts: set[str] = set()
     for item in sorted(
-        (item for item in scored if item[0] > 0),
+        # A sentence far weaker than the best one is filler, whatever room is left.
+        (item for item in scored if item[0] > 0 and item[0] >= floor * top),
         key=lambda item: (-item[0], item[1].source_index, item[1].position),
     ):
-        key = item[1].text.casefold()
+        # The same words under several entries ("Not thread-safe.") say nothing particular.
+        key = (item[1].said or item[1].text).casefold()
         if key not in seen_texts:
             seen_texts.add(key)
             remaining.append(item)
