@@ -43,6 +43,17 @@ _TITLE_CUT_RE = re.compile(r"\s+[—|–-]\s+|\s*:\s+")
 _QUICK_WORD_LIMIT = 8
 _LOOKUP_WORD_LIMIT = 10
 _MAX_SUBJECT_WORDS = 6
+# "How do X and Y <verb> …": a plural subject, its verb bare.
+_PLURAL_SUBJECT_Q = re.compile(
+    r"^\s*(?:how|why|when|where)\s+(?:do|did|can|could|should|would|will|might|must)\b", re.I
+)
+_NOT_PLURAL = ("ss", "us", "is", "ics")
+_LONE_PARTICIPLE_RE = re.compile(r"^[a-z]+(?:ed|ing)$")
+# What a question asks for comes right after its question word: "In which Python version",
+# "What is the numeric value".
+_ASKED_KIND = r"^\s*(?:\w+\s+)?(?:which|what)\s+(?:(?:is|are|was|were)\s+(?:the|an?)\s+)?"
+_OBJECT_QUESTION_RE = re.compile(r"^\s*(?:\w+\s+)?(?:which|what)\s+[^?]*?\b(?:does|do|did)\s", re.I)
+_SINGULAR_SUBJECT_Q = re.compile(r"^\s*(?:how|why|when|where)\s+(?:does|is|was|has)\b", re.I)
 
 
 def phrases(text: str) -> list[str]:
@@ -148,7 +159,34 @@ def _comparison(question: str) -> tuple[str, str, str] | None:
 
 
 def _section_name(phrase: str) -> str:
-    return phrase if len(phrase) >= 3 else f"About {phrase}"
+    """A heading for a phrase: capitalised as a title (a code name kept as written)."""
+    if len(phrase) < 3:
+        return f"About {phrase}"
+    first = phrase.split()[0]
+    if is_code_name(first) or not phrase[0].islower():
+        return phrase
+    return phrase[0].upper() + phrase[1:]
+
+
+def _looks_plural(word: str) -> bool:
+    plural = word.endswith("s") and not word.endswith(_NOT_PLURAL)
+    return word.isalpha() and len(word) > 3 and plural
+
+
+def _subject_part(phrase: str) -> str:
+    """A phrase of a question whose subject is plural ("How do … locks coordinate tasks?")
+    without its verb and object: the noun run that ends where a bare verb follows a plural."""
+    words = phrase.split()
+    for index in range(1, len(words)):
+        verb = words[index]
+        if (
+            _looks_plural(words[index - 1])
+            and verb.isalpha()
+            and verb.islower()
+            and not verb.endswith(("s", "ing", "ed"))
+        ):
+            return " ".join(words[:index])
+    return phrase
 
 
 def _comparison_drafts(a: str, b: str, context: str) -> list[_Draft]:
@@ -213,18 +251,38 @@ def _aspect_drafts(subject: str) -> list[_Draft]:
 def _phrase_drafts(question: str, subject: str) -> list[_Draft]:
     """A track per key phrase of a question with several of them."""
     found = [_clean(p) for p in phrases(question)]
-    found = [p for p in found if len(p) >= 3]
+    # A lone participle ("raised", "given") is part of the question's grammar, not a topic.
+    found = [p for p in found if len(p) >= 3 and not _LONE_PARTICIPLE_RE.match(p)]
     if len(found) < 2:
         return []
+    if re.match(rf"{_ASKED_KIND}{re.escape(found[0])}\b", question, re.I):
+        # "In which Python version…", "Which exception…": the kind of answer asked for is no
+        # topic of the report.
+        found = found[1:]
+        if _OBJECT_QUESTION_RE.match(question) and found and len(found[0].split()) > 1:
+            # "What pattern does unittest discovery match…": the subject, then its verb.
+            found[0] = found[0].rsplit(" ", 1)[0]
+    if _SINGULAR_SUBJECT_Q.match(question) and found and len(found[0].split()) > 2:
+        # "How does asyncio handle task cancellation and timeouts?": the first phrase is the
+        # subject and its verb, which no heading can name; the aspects cover it.
+        found = found[1:]
+    if sum(len(p.split()) > 1 or is_code_name(p) for p in found) >= 2:
+        # Among named topics, a lone plain word ("given", "exception") is the question's
+        # grammar or its answer, not a topic.
+        found = [p for p in found if len(p.split()) > 1 or is_code_name(p)]
+    # The phrases that name code come first: they are what the question is about.
+    found.sort(key=lambda p: not any(is_code_name(word) for word in p.split()))
+    plural_subject = bool(_PLURAL_SUBJECT_Q.match(question))
     drafts = []
     for phrase in found[:3]:
+        # A heading names what the question is about, not what it asks it to do.
+        heading = _subject_part(phrase) if plural_subject else phrase
+        words = heading.split()
+        while len(words) > 1 and _LONE_PARTICIPLE_RE.match(words[-1]):
+            words.pop()  # "functools.cache decorator added" -> "functools.cache decorator"
         others = [w for w in subject.split() if w.lower() not in phrase.lower().split()][:2]
         drafts.append(
-            _Draft(
-                f"{phrase} in context",
-                _section_name(phrase.capitalize()),
-                (phrase, " ".join([phrase, *others])),
-            )
+            _Draft(phrase, _section_name(" ".join(words)), (phrase, " ".join([phrase, *others])))
         )
     return drafts
 
@@ -237,13 +295,18 @@ def _grounding_drafts(prompt: str, subject: str) -> list[_Draft]:
     for source in parse_search_results(prompt):
         title = _clean(_TITLE_CUT_RE.split(source.title, maxsplit=1)[0], 80)
         title_terms = terms(title)
-        if len(title) < 3 or not title_terms or title_terms <= subject_terms:
+        # A page that shares none of the question's words is not one of its topics.
+        if len(title) < 3 or title_terms <= subject_terms or not title_terms & subject_terms:
             continue
         if title.casefold() in seen:
             continue
         seen.add(title.casefold())
         keywords = " ".join(w for w in content_words(title)[:4])
-        drafts.append(_Draft(f"{subject} in {title}", title, (f"{subject} {keywords}", keywords)))
+        drafts.append(
+            _Draft(
+                f"{subject} in {title}", _section_name(title), (f"{subject} {keywords}", keywords)
+            )
+        )
         if len(drafts) == 2:
             break
     return drafts
@@ -255,7 +318,7 @@ def _feedback_drafts(prompt: str, subject: str) -> list[_Draft]:
         focus = subject_of(match.group("text"))
         if focus:
             drafts.append(
-                _Draft(f"{focus} (requested)", focus.capitalize(), (f"{subject} {focus}", focus))
+                _Draft(f"{focus} (requested)", _section_name(focus), (f"{subject} {focus}", focus))
             )
     return drafts
 
@@ -271,14 +334,17 @@ def _unique_queries(queries: tuple[str, ...]) -> list[str]:
 
 def plan_for(question: str, prompt: str = "") -> ResearchPlan:
     """A valid plan of 3–6 tracks for the question; `prompt` may carry grounding and feedback."""
-    subject = _clean(subject_of(question) or question, 80) or "the question"
+    subject = _clean(search_phrase(question) or question, 80) or "the question"
     comparison = _comparison(question)
     drafts = _feedback_drafts(prompt, subject)
     if comparison is not None:
         drafts += _comparison_drafts(*comparison)
     else:
-        drafts += _phrase_drafts(question, subject)
-        drafts += _grounding_drafts(prompt, subject)
+        subjects = _phrase_drafts(question, subject)
+        drafts += subjects
+        if not subjects:
+            # The question names one subject: the documentation's own titles name its parts.
+            drafts += _grounding_drafts(prompt, subject)
         drafts += _aspect_drafts(subject)
     target = _target_size(comparison is not None, prompt)
     tracks: list[dict[str, object]] = []
