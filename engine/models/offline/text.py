@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _STOPWORD_TEXT = """
 a about above after again against all also am an and any are aren as at be because been before
@@ -132,6 +133,7 @@ def term_stem(word: str) -> str:
     return _stem(word, plurals=True)
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str, *, plurals: bool) -> str:
     for suffix in _SUFFIXES:
         if plurals and suffix == "es" and not word.endswith(_SIBILANT_ES):
@@ -159,6 +161,12 @@ def terms(text: str) -> set[str]:
     A name written as code counts as itself and as the words it is made of, so that
     `get_all_start_methods` meets "start method" and `defaultMaxListeners` meets "max listeners".
     """
+    return set(_terms(text))
+
+
+# The same entry text and page title are the context of many sentences: read each once.
+@lru_cache(maxsize=8192)
+def _terms(text: str) -> frozenset[str]:
     found: set[str] = set()
     for match in _WORD_RE.finditer(text):
         written = match.group(0).rstrip(".")
@@ -171,7 +179,7 @@ def terms(text: str) -> set[str]:
                 lowered = part.lower()
                 if len(lowered) > 1 and lowered not in STOPWORDS:
                     found.add(term_stem(lowered))
-    return found
+    return frozenset(found)
 
 
 def is_code_name(token: str) -> bool:

@@ -173,3 +173,13 @@ def test_which_function_wants_a_name_written_as_a_call() -> None:
     assert states(
         NAME, "Restart the interpreter or use importlib.reload() for one module.", question
     )
+
+
+def test_the_same_context_is_read_once_and_callers_get_their_own_set() -> None:
+    context = "asyncio.Queue(maxsize=0) A first in, first out queue of asyncio tasks."
+    before = offline_text._terms.cache_info().hits
+    first = offline_text.terms(context)
+    first.add("changed by the caller")
+    second = offline_text.terms(context)
+    assert offline_text._terms.cache_info().hits > before
+    assert "changed by the caller" not in second
