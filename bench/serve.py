@@ -144,7 +144,7 @@ def main() -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while True:
             try:
                 httpx.get(f"{base}/healthz", timeout=1)

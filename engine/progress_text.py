@@ -18,7 +18,8 @@ def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str
     if event.state == "waiting":
         return f"{where}: reading the prompt… {event.elapsed_seconds:.0f}s"
     if event.state == "generating":
-        return f"{where}: writing… {event.output_tokens} tokens, {event.elapsed_seconds:.0f}s"
+        tokens = f"{event.output_tokens} token{'s' if event.output_tokens != 1 else ''}"
+        return f"{where}: writing… {tokens}, {event.elapsed_seconds:.0f}s"
     if event.state == "retrying":
         return f"{where}: {event.detail}"
     return None

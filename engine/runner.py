@@ -1,8 +1,8 @@
 """Sessions: run the research graph and turn its stream into the typed events of engine.events.
 
-`open_session(settings, session_id)` owns a checkpointer: SQLite at `settings.sessions_db_path`,
-or PostgreSQL when CHECKPOINT_URL is set (`checkpointer`); `open_engine` shares one among many
-sessions (the HTTP API). The session id is the LangGraph thread id, so a second process resumes
+`open_session(settings, session_id)` owns a checkpointer (engine.checkpoints: SQLite in DATA_DIR,
+or PostgreSQL when CHECKPOINT_URL is set); `open_engine` shares one among many sessions (the
+HTTP API). The session id is the LangGraph thread id, so a second process resumes
 where the first stopped. Nodes and tools emit events on the custom stream and are passed
 through; pauses (clarification, plan review) are read from the checkpoint after the stream
 ends, so they are announced exactly once and re-announced by `resume()`. Errors reach the
@@ -19,11 +19,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.outputs import LLMResult
-
 from engine.budget import Caps, Meter, Spend, metering
-from engine.config import ResearchMode, Settings, SettingsError
+from engine.checkpoints import checkpointer
+from engine.config import ResearchMode, Settings
 from engine.events import (
     ClarificationRequested,
     Event,
@@ -33,125 +31,29 @@ from engine.events import (
     RunFailed,
     RunFinished,
     SessionStarted,
-    UsageUpdated,
     _Event,
 )
 from engine.graph import build_graph
 from engine.logs import configure_logging, get_logger
-from engine.model_usage import answering_model, tokens_used
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
-from engine.protocol import PROCEED_ON_LIKELY_READING, SessionStatus
-from engine.schemas import PlanDecision, ResearchPlan
+from engine.pauses import pause_events, pause_status
+from engine.protocol import PROCEED_ON_LIKELY_READING
+from engine.schemas import PlanDecision
 from engine.sessions import record_session
 from engine.sessions_log import logged, stored_spend
 from engine.tracing import session_tracer
 from engine.unit_tracker import UnitTracker
+from engine.usage_tracker import UsageTracker
 
-# The main graph's own steps are few; researchers carry their own explicit limits.
 _log = get_logger("runner")
+# The main graph's own steps are few; researchers carry their own explicit limits.
 GRAPH_RECURSION_LIMIT = 10_000
-_ROLE_BY_NODE = {
-    "route_question": "orchestrator",
-    "clarify": "orchestrator",
-    "write_brief": "orchestrator",
-    "draft_plan": "planner",
-    "supervisor": "orchestrator",
-    "final_report": "writer",
-}
 
 
 def new_session_id() -> str:
     return f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-
-
-class UsageTracker(BaseCallbackHandler):
-    """Counts every model call of the run by graph role into the session's meter."""
-
-    run_inline = True
-
-    def __init__(self, meter: Meter | None = None) -> None:
-        self.meter = meter or Meter(Caps(), lambda _model: (0.0, 0.0))
-        self.roles: dict[Any, tuple[str, str]] = {}
-        self.pending: list[UsageUpdated] = []
-
-    def on_chat_model_start(
-        self, serialized: Any, messages: Any, *, run_id: Any, **kw: Any
-    ) -> None:
-        metadata = kw.get("metadata") or {}
-        namespace = str(metadata.get("langgraph_checkpoint_ns", ""))
-        node = str(metadata.get("langgraph_node", ""))
-        if "research_unit" in namespace or "quick_research" in namespace:
-            role = "researcher"
-        else:
-            role = _ROLE_BY_NODE.get(node, "researcher" if node == "model" else "orchestrator")
-        params = kw.get("invocation_params") or {}
-        model = params.get("model_name") or metadata.get("ls_model_name") or ""
-        self.roles[run_id] = (role, str(model))
-
-    def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
-        role, model = self.roles.pop(run_id, ("", ""))
-        spent_in, spent_out = tokens_used(response)
-        if not (spent_in or spent_out):
-            return
-        # A fallback model that answered is priced as itself.
-        model = answering_model(response) or model
-        cost = self.meter.record(role, model, spent_in, spent_out)
-        spent, caps = self.meter.spent, self.meter.caps
-        self.pending.append(
-            UsageUpdated(
-                role=role,
-                model=model,
-                input_tokens=spent_in,
-                output_tokens=spent_out,
-                cost_usd=round(cost, 6),
-                total_input_tokens=spent.input_tokens,
-                total_output_tokens=spent.output_tokens,
-                total_cost_usd=round(spent.cost_usd, 6),
-                budget_tokens=caps.tokens,
-                budget_usd=caps.usd,
-            )
-        )
-
-    def drain(self) -> list[UsageUpdated]:
-        drained, self.pending = self.pending, []
-        return drained
-
-
-def pause_events(interrupts: Any) -> list[Event]:
-    """The events that announce the graph's pending interrupts, each after its phase.
-
-    The phase is announced here, not by the interrupting node: that node re-runs from the top
-    when it is resumed, and would enter the phase a second time.
-    """
-    events: list[Event] = []
-    for item in interrupts or ():
-        value = getattr(item, "value", item)
-        if not isinstance(value, dict):
-            continue
-        if value.get("kind") == "clarification":
-            events.append(PhaseChanged(phase="clarifying"))
-            events.append(ClarificationRequested(question=str(value.get("question", ""))))
-        elif value.get("kind") == "plan_review" and value.get("plan"):
-            events.append(PhaseChanged(phase="plan_review"))
-            events.append(
-                PlanProposed(
-                    plan=ResearchPlan.model_validate(value["plan"]),
-                    revision=max(1, int(value.get("revision") or 1)),
-                    rejected_edit_reason=value.get("rejected_edit_reason"),
-                )
-            )
-    return events
-
-
-POSTGRES_POOL_SIZE = 8
-POSTGRES_CONNECT_SECONDS = 10.0
-
-
-class CheckpointStoreError(SettingsError):
-    """The configured checkpoint store cannot be used; the message names the setting (the
-    command line prints it as one line, exit code 2)."""
 
 
 @dataclass
@@ -497,10 +399,7 @@ class ResearchSession:
 
     async def _announce_pause(self, interrupts: Any) -> list[Event]:
         events = pause_events(interrupts)
-        status: SessionStatus = "awaiting_plan_review"
-        if any(isinstance(e, ClarificationRequested) for e in events):
-            status = "awaiting_clarification"
-        await self._record(status=status)
+        await self._record(status=pause_status(events))
         return events
 
     async def _finish(self, values: dict[str, Any]) -> list[Event]:
@@ -571,52 +470,6 @@ def _session(
     session = ResearchSession(settings, graph, session_id or new_session_id(), deps)
     session.fresh = session_id is None
     return session
-
-
-@contextlib.asynccontextmanager
-async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
-    """Where checkpoints live: PostgreSQL when CHECKPOINT_URL is set, else SQLite in DATA_DIR.
-
-    PostgreSQL is shared by every worker of a deployment, so any of them can continue any
-    session; its tables are created on first use (`setup()` is idempotent).
-    """
-    if settings.checkpoint_url is None:
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-        async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
-            # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of
-            # the WAL instead of at every commit. A killed process still loses nothing
-            # committed (only a power cut could take the last steps back), and no step waits
-            # for a disk flush.
-            await saver.conn.execute("PRAGMA synchronous=NORMAL")
-            yield saver
-        return
-    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-    from psycopg.rows import dict_row
-    from psycopg_pool import AsyncConnectionPool
-
-    pool = AsyncConnectionPool(
-        settings.checkpoint_url.get_secret_value(),
-        min_size=1,
-        max_size=POSTGRES_POOL_SIZE,
-        open=False,
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-    )
-    try:
-        await pool.open(wait=True, timeout=POSTGRES_CONNECT_SECONDS)
-    except Exception as exc:
-        await pool.close()
-        # Named without the URL, which may hold a password.
-        raise CheckpointStoreError(
-            f"CHECKPOINT_URL: PostgreSQL does not answer ({type(exc).__name__}); check the "
-            "server and the URL, or unset CHECKPOINT_URL to keep checkpoints in DATA_DIR"
-        ) from None
-    try:
-        saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type,assignment]
-        await saver.setup()
-        yield saver
-    finally:
-        await pool.close()
 
 
 @contextlib.asynccontextmanager

@@ -17,14 +17,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from tui.engine_link import EngineLink
-from tui.failures import describe_failure
+from tui.link.engine_link import EngineLink
+from tui.presentation.failures import describe_failure
 from tui.screens.research import ResearchScreen
 from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
 
 if TYPE_CHECKING:
-    from tui.backend import Backend
+    from tui.link.backend import Backend
     from tui.screens.sessions import SessionChoice, SessionsScreen
 
 
@@ -33,7 +33,7 @@ class DeepResearchApp(App[int]):
     # The default screen is installed without loading its own CSS_PATH, so the app loads it.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         Path(__file__).with_name("app.tcss"),
-        Path(__file__).parent / "screens" / "research.tcss",
+        Path(__file__).parent / "screens" / "research" / "research.tcss",
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="app.help"),
@@ -56,7 +56,7 @@ class DeepResearchApp(App[int]):
     ) -> None:
         super().__init__()
         if backend is None:
-            from tui.engine_backend import EngineBackend
+            from tui.link.engine_backend import EngineBackend
 
             backend = EngineBackend()
         self.backend = backend
@@ -193,7 +193,7 @@ class DeepResearchApp(App[int]):
         screen.view.session_id = session.session_id
         screen.view.question = session.question
         if events:
-            from tui.elapsed import stored_elapsed
+            from tui.view.elapsed import stored_elapsed
 
             elapsed = stored_elapsed(events, session.created_at, session.updated_at)
             screen.replay(events, elapsed=elapsed)

@@ -25,6 +25,7 @@ from engine.api.engine_process import ProcessRuns
 from engine.api.legs import RESUME_LEG, Leg, answer_leg, review_leg, start_leg
 from engine.api.limits import BodyLimit
 from engine.api.runs import SessionBusy, SessionRuns
+from engine.api.serve_settings import engine_processes as engine_processes_setting
 from engine.api.stream import session_events
 from engine.config import Settings
 from engine.nodes.deps import EngineDeps
@@ -41,14 +42,22 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 
 
 def create_app(
-    settings: Settings, *, deps: EngineDeps | None = None, host: str = "127.0.0.1"
+    settings: Settings,
+    *,
+    deps: EngineDeps | None = None,
+    host: str = "127.0.0.1",
+    engine_processes: int | None = None,
 ) -> FastAPI:
+    """The API's app; `engine_processes` None: `ENGINE_PROCESSES` (a bad value raises a
+    `SettingsError` naming it here, before anything is served)."""
+    processes = engine_processes_setting() if engine_processes is None else engine_processes
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # The engine in a process of its own, so its CPU work never delays a request; given
+        # The engine in processes of its own, so its CPU work never delays a request; given
         # scripted dependencies (tests, embedding), on a thread of this process.
         runs: SessionRuns | ProcessRuns = (
-            ProcessRuns(settings) if deps is None else SessionRuns(settings, deps)
+            ProcessRuns(settings, processes) if deps is None else SessionRuns(settings, deps)
         )
         await runs.start()
         app.state.runs = runs

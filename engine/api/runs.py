@@ -16,8 +16,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from engine.api.legs import Leg, leg_stream
+from engine.api.stream import Pulses
 from engine.config import Settings
-from engine.events import Event
+from engine.events import Event, SessionStarted
 from engine.nodes.deps import EngineDeps
 from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import is_running
@@ -26,8 +27,57 @@ T = TypeVar("T")
 _log = logging.getLogger("deepresearch.api")
 
 
+# At most this long a leg's graph waits for other sessions launched with it to announce
+# themselves (a steady stream of new sessions does not hold it back longer).
+ANNOUNCE_WAIT_SECONDS = 1.0
+ANNOUNCING_LEGS = ("start", "resume")  # the legs whose first event says the session started
+
+
 class SessionBusy(RuntimeError):
     """The session already has a leg running in this worker."""
+
+
+class _Announcements:
+    """Legs launched that have not yet announced their session (`SessionStarted`).
+
+    A burst of sessions (fifty started at once) each get their first event out before any of
+    them starts its graph: the engine's first steps of one session are CPU work that would
+    otherwise come before the next session's first event. Counted from any thread (orders
+    arrive on the server's), settled and awaited on the engine's loop.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._quiet: asyncio.Event | None = None
+
+    def expect(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def announced(self) -> None:
+        """One expected leg announced its session (or ended without it); on the engine loop."""
+        with self._lock:
+            self._count -= 1
+            quiet = self._count <= 0
+        if quiet and self._quiet is not None:
+            self._quiet.set()
+
+    async def quiet(self, seconds: float) -> None:
+        """Return once no launched leg is still to announce its session, or after `seconds`."""
+        if self._quiet is None:
+            self._quiet = asyncio.Event()
+        deadline = asyncio.get_running_loop().time() + seconds
+        while True:
+            with self._lock:
+                if self._count <= 0:
+                    return
+                self._quiet.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), left)
 
 
 class SessionRuns:
@@ -53,7 +103,8 @@ class SessionRuns:
         self._notify = notify
         self._legs: dict[str, asyncio.Task[None]] = {}
         self._drivers: dict[str, ResearchSession] = {}
-        self._pulses: dict[str, asyncio.Event] = {}
+        self._pulses = Pulses()
+        self._announcements = _Announcements()
         self._ready = threading.Event()
         self._failure: BaseException | None = None
         self._engine_loop: asyncio.AbstractEventLoop | None = None
@@ -112,20 +163,29 @@ class SessionRuns:
 
     async def launch(self, session_id: str | None, leg: Leg, *, auto_approve: bool = False) -> str:
         """Start `leg` on the session (a new one when `session_id` is None); its id."""
+        announcing = leg[0] in ANNOUNCING_LEGS
+        if announcing:
+            self._announcements.expect()  # counted now: graphs already running wait for it
 
         async def launched() -> str:
             assert self._session_for is not None
-            session = self._session_for(session_id)
-            sid = session.session_id
-            # Here, or in another live process (another worker): one run of a session at once.
-            if self.busy(sid) or (
-                session_id is not None and await asyncio.to_thread(is_running, self._settings, sid)
-            ):
-                raise SessionBusy(sid)
+            try:
+                session = self._session_for(session_id)
+                sid = session.session_id
+                # Here, or in another live process (another worker): one run at once.
+                if self.busy(sid) or (
+                    session_id is not None
+                    and await asyncio.to_thread(is_running, self._settings, sid)
+                ):
+                    raise SessionBusy(sid)
+            except BaseException:
+                if announcing:
+                    self._announcements.announced()
+                raise
             self._drivers[sid] = session
             if self._notify is not None:
                 self._notify("started", sid)  # before any of its pulses, on this same thread
-            task = asyncio.create_task(self._drive(session, leg, auto_approve))
+            task = asyncio.create_task(self._drive(session, leg, auto_approve, announcing))
             task.add_done_callback(lambda done: self._settled(sid, done))
             self._legs[sid] = task
             return sid
@@ -174,30 +234,36 @@ class SessionRuns:
 
     # ---- pulses --------------------------------------------------------------------
 
-    async def _drive(self, session: ResearchSession, leg: Leg, auto_approve: bool) -> None:
-        async def pulse(_event: Event) -> None:
+    async def _drive(
+        self, session: ResearchSession, leg: Leg, auto_approve: bool, announcing: bool
+    ) -> None:
+        to_announce = announcing
+
+        async def pulse(event: Event) -> None:
+            nonlocal to_announce
             self._pulse_from_engine(session.session_id)
+            if to_announce and isinstance(event, SessionStarted):
+                to_announce = False
+                self._announcements.announced()
+                # The driver starts the graph once this returns: after the sessions launched
+                # with this one have said they started too.
+                await self._announcements.quiet(ANNOUNCE_WAIT_SECONDS)
 
         try:
             await drive(
                 session, leg_stream(session, leg), auto_approve=auto_approve, on_event=pulse
             )
         finally:
+            if to_announce:
+                self._announcements.announced()
             self._pulse_from_engine(session.session_id)
 
     def _pulse_from_engine(self, session_id: str) -> None:
         if self._notify is not None:
             self._notify("pulse", session_id)
         if self._server_loop is not None and not self._server_loop.is_closed():
-            self._server_loop.call_soon_threadsafe(self._wake, session_id)
-
-    def _wake(self, session_id: str) -> None:
-        waiting = self._pulses.pop(session_id, None)
-        if waiting is not None:
-            waiting.set()
+            self._server_loop.call_soon_threadsafe(self._pulses.wake, session_id)
 
     async def wait_for_pulse(self, session_id: str, seconds: float) -> None:
         """Return at the session's next event here, or after `seconds` (another worker's)."""
-        waiting = self._pulses.setdefault(session_id, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(waiting.wait(), seconds)
+        await self._pulses.wait(session_id, seconds)

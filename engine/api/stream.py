@@ -9,6 +9,7 @@ ends once the session's run has paused or ended and every stored event was sent.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,6 +29,33 @@ class PulseSource(Protocol):
     """Whoever runs the sessions: wakes a stream at each event of its session."""
 
     async def wait_for_pulse(self, session_id: str, seconds: float) -> None: ...
+
+
+class Pulses:
+    """A wake-up per session for the streams following it, set at each of its events.
+
+    Used on the server's loop only: whoever hears of an event (the engine thread, the pipe
+    of an engine process) hands `wake` to that loop.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Event] = {}
+
+    def wake(self, session_id: str) -> None:
+        waiting = self._waiting.pop(session_id, None)
+        if waiting is not None:
+            waiting.set()
+
+    def wake_all(self) -> None:
+        for waiting in self._waiting.values():
+            waiting.set()
+        self._waiting.clear()
+
+    async def wait(self, session_id: str, seconds: float) -> None:
+        """Return at the session's next event, or after `seconds` (another worker's)."""
+        waiting = self._waiting.setdefault(session_id, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waiting.wait(), seconds)
 
 
 def _frame(number: int, line: str) -> str:

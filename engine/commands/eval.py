@@ -19,10 +19,14 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config import load_settings
 from engine.terminal_text import one_line
+
+if TYPE_CHECKING:
+    from engine.evals.judge import Judge
+    from engine.evals.score import QuestionResult
 
 EXIT_REGRESSION = 1
 
@@ -123,14 +127,46 @@ async def _evaluate(
     deps: Any,
 ) -> int:
     from engine.evals.run import run_questions
-    from engine.evals.score import QuestionResult, regressions, summarize
+    from engine.evals.score import regressions, summarize
 
-    done = 0
+    judge = _start_judge(settings)
+    try:
+        results = await run_questions(
+            settings,
+            questions,
+            mode=args.mode,
+            concurrency=args.concurrency,
+            on_result=_Progress(out, len(questions)),
+            deps=deps,
+            judge=judge.grade_result if judge is not None else None,
+        )
+    finally:
+        if judge is not None:
+            await judge.aclose()
+    summary = summarize(results)
+    _write_summary(out, args, summary, judge)
+    if args.export_drb:
+        _export_drb(args.export_drb, results)
+    _print_summary(summary, out)
+    if baseline is None:
+        return 0
+    found = regressions(summary, baseline)
+    for line in found:
+        print(f"regression: {line}", file=sys.stderr)
+    return EXIT_REGRESSION if found else 0
 
-    def progress(result: QuestionResult) -> None:
-        nonlocal done
-        done += 1
-        (out / f"{result.id}.json").write_text(
+
+class _Progress:
+    """Writes each question's result as it comes in and says so on stderr."""
+
+    def __init__(self, out: Path, total: int) -> None:
+        self.out = out
+        self.total = total
+        self.done = 0
+
+    def __call__(self, result: QuestionResult) -> None:
+        self.done += 1
+        (self.out / f"{result.id}.json").write_text(
             json.dumps(result.as_json(), indent=2, ensure_ascii=False), encoding="utf-8"
         )
         marks = ""
@@ -141,54 +177,48 @@ async def _evaluate(
             )
         judged = _judge_marks(result.judge)
         print(
-            f"[{done}/{len(questions)}] {result.id} {result.status}{marks} "
+            f"[{self.done}/{self.total}] {result.id} {result.status}{marks} "
             f"{result.seconds:.1f} s{judged}",
             file=sys.stderr,
             flush=True,
         )
 
-    judge = None
-    if settings.enable_online_evals:
-        from engine.evals.judge import Judge
 
-        judge = Judge(settings)
-        print(
-            f"judge: {judge.target.model} at {judge.target.endpoint} grades each report",
-            file=sys.stderr,
-        )
-    try:
-        results = await run_questions(
-            settings,
-            questions,
-            mode=args.mode,
-            concurrency=args.concurrency,
-            on_result=progress,
-            deps=deps,
-            judge=judge.grade_result if judge is not None else None,
-        )
-    finally:
-        if judge is not None:
-            await judge.aclose()
-    summary = summarize(results)
+def _start_judge(settings: Any) -> Judge | None:
+    """The judge that grades each report, when online evals are on."""
+    if not settings.enable_online_evals:
+        return None
+    from engine.evals.judge import Judge
+
+    judge = Judge(settings)
+    print(
+        f"judge: {judge.target.model} at {judge.target.endpoint} grades each report",
+        file=sys.stderr,
+    )
+    return judge
+
+
+def _write_summary(
+    out: Path, args: argparse.Namespace, summary: dict[str, Any], judge: Judge | None
+) -> None:
     record: dict[str, Any] = {"dataset": str(args.dataset), "mode": args.mode}
     if judge is not None:
         record["judge"] = {"model": judge.target.model, "endpoint": judge.target.endpoint}
     record["summary"] = summary
     (out / "summary.json").write_text(json.dumps(record, indent=2), encoding="utf-8")
-    if args.export_drb:
-        lines = [
-            json.dumps({"id": r.id, "prompt": r.question, "article": r.report}, ensure_ascii=False)
-            for r in results
-        ]
-        args.export_drb.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _export_drb(path: Path, results: list[QuestionResult]) -> None:
+    """The reports as DeepResearch Bench reads them: `{"id", "prompt", "article"}` lines."""
+    lines = [
+        json.dumps({"id": r.id, "prompt": r.question, "article": r.report}, ensure_ascii=False)
+        for r in results
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _print_summary(summary: dict[str, Any], out: Path) -> None:
     width = max(len(name) for name in summary)
     for name, value in summary.items():
         print(f"{name.ljust(width)}  {'n/a' if value is None else value}")
     print(f"results: {one_line(str(out))}", file=sys.stderr)
-    if baseline is not None:
-        found = regressions(summary, baseline)
-        for line in found:
-            print(f"regression: {line}", file=sys.stderr)
-        if found:
-            return EXIT_REGRESSION
-    return 0

@@ -13,7 +13,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -339,41 +339,31 @@ def render_plan(plan: Any) -> str:
 
 def progress_line(event: Any) -> str | None:
     """One short stderr line for the events a person follows; None for the rest."""
-    kind = event.type
-    if kind == "session_started":
-        resumed = " (resumed)" if event.resumed else ""
-        mode = " offline" if event.offline else ""
-        return f"session {event.session_id}{resumed}{mode}"
-    if kind == "phase_changed":
-        return f"[{event.phase}]" + (f" {event.detail}" if event.detail else "")
-    if kind == "route_decided":
-        return f"route: {event.mode} ({event.reason})" if event.reason else f"route: {event.mode}"
-    if kind == "research_unit_updated":
-        unit = event.unit
-        if unit.status == "running":
-            return f"  {unit.id} running: {unit_title(unit.topic)}"
-        detail = unit.failure_reason or f"{unit.evidence_count} evidence"
-        duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
-        return f"  {unit.id} {unit.status} ({detail}{duration})"
-    if kind == "model_call_progress":
-        return _model_progress_line(event)
-    if kind == "report_reviewed":
-        from engine.progress_text import describe_review
+    describe = _PROGRESS_LINES.get(event.type)
+    return describe(event) if describe is not None else None
 
-        return f"  {describe_review(event)}"
-    if kind == "budget_reached":
-        return f"  {event.detail}"
-    if kind == "model_switched":
-        return (
-            f"  {event.role} model {event.from_model} at {event.from_endpoint} {event.reason}; "
-            f"switching to {event.to_model} at {event.to_endpoint}"
-        )
-    if kind == "run_finished" and event.status == "partial":
-        return "  partial report: the budget was reached"
-    if kind == "runtime_progress" and event.quality_gate_status != "none":
-        reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
-        return f"  quality gate {event.quality_gate_status}{reason}"
-    return None
+
+def _session_line(event: Any) -> str:
+    resumed = " (resumed)" if event.resumed else ""
+    mode = " offline" if event.offline else ""
+    return f"session {event.session_id}{resumed}{mode}"
+
+
+def _phase_line(event: Any) -> str:
+    return f"[{event.phase}]" + (f" {event.detail}" if event.detail else "")
+
+
+def _route_line(event: Any) -> str:
+    return f"route: {event.mode} ({event.reason})" if event.reason else f"route: {event.mode}"
+
+
+def _unit_line(event: Any) -> str:
+    unit = event.unit
+    if unit.status == "running":
+        return f"  {unit.id} running: {unit_title(unit.topic)}"
+    detail = unit.failure_reason or f"{unit.evidence_count} evidence"
+    duration = f", {unit.duration_seconds:.1f}s" if unit.duration_seconds is not None else ""
+    return f"  {unit.id} {unit.status} ({detail}{duration})"
 
 
 def _model_progress_line(event: Any) -> str | None:
@@ -381,3 +371,46 @@ def _model_progress_line(event: Any) -> str | None:
 
     text = describe_model_call(event)
     return f"  {text}" if text else None
+
+
+def _review_line(event: Any) -> str:
+    from engine.progress_text import describe_review
+
+    return f"  {describe_review(event)}"
+
+
+def _budget_line(event: Any) -> str:
+    return f"  {event.detail}"
+
+
+def _switch_line(event: Any) -> str:
+    return (
+        f"  {event.role} model {event.from_model} at {event.from_endpoint} {event.reason}; "
+        f"switching to {event.to_model} at {event.to_endpoint}"
+    )
+
+
+def _finished_line(event: Any) -> str | None:
+    return "  partial report: the budget was reached" if event.status == "partial" else None
+
+
+def _gate_line(event: Any) -> str | None:
+    if event.quality_gate_status == "none":
+        return None
+    reason = f": {event.quality_gate_reason}" if event.quality_gate_reason else ""
+    return f"  quality gate {event.quality_gate_status}{reason}"
+
+
+# The events a person running a session follows, by type, and the line each makes.
+_PROGRESS_LINES: dict[str, Callable[[Any], str | None]] = {
+    "session_started": _session_line,
+    "phase_changed": _phase_line,
+    "route_decided": _route_line,
+    "research_unit_updated": _unit_line,
+    "model_call_progress": _model_progress_line,
+    "report_reviewed": _review_line,
+    "budget_reached": _budget_line,
+    "model_switched": _switch_line,
+    "run_finished": _finished_line,
+    "runtime_progress": _gate_line,
+}

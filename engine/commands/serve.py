@@ -47,7 +47,7 @@ def checkpoint_store_problem(settings: Any) -> str | None:
         return None
     import asyncio
 
-    from engine.runner import CheckpointStoreError, checkpointer
+    from engine.checkpoints import CheckpointStoreError, checkpointer
 
     async def opened() -> None:
         async with checkpointer(settings):

@@ -342,38 +342,48 @@ def _from_list(items: list[Any]) -> dict[str, Any]:
 
 def _from_mapping(data: Mapping[str, Any]) -> Verdict:
     data = _unwrapped(data)
+    reasons = _block_reasons(data)
     scores: dict[str, Any] = {}
-    reasons: dict[str, str] = {}
-    reasons_block = _first(data, ("reasons", "reasoning", "justifications", "explanations"))
-    if isinstance(reasons_block, Mapping):
-        for key, value in reasons_block.items():
-            name = dimension_of(str(key))
-            if name and _reason_text(value):
-                reasons.setdefault(name, _reason_text(value))
     for key, value in data.items():
         words = _canonical_key(str(key))
         name = dimension_of(words)
         if name is None:
             continue
         if words.endswith(_REASON_SUFFIXES):
-            if _reason_text(value):
-                reasons.setdefault(name, _reason_text(value))
-            continue
-        if isinstance(value, Mapping):
+            _add_reason(reasons, name, value)
+        elif isinstance(value, Mapping):
             scores.setdefault(name, _first(value, _SCORE_KEYS))
-            reason = _reason_text(_first(value, _REASON_KEYS))
-            if reason:
-                reasons.setdefault(name, reason)
+            _add_reason(reasons, name, _first(value, _REASON_KEYS))
         else:
             scores.setdefault(name, value)  # a flat `"insight": 7` or `"insight_score": 7`
-    grades: dict[str, Grade] = {}
-    for name in DIMENSIONS:
-        if name not in scores:
-            grades[name] = Grade(reason=reasons.get(name, ""), problem=f"{name}: no score")
-            continue
-        score, problem = read_score(scores[name])
-        grades[name] = Grade(score, reasons.get(name, ""), f"{name}: {problem}" if problem else "")
-    return Verdict(grades)
+    return Verdict({name: _grade(name, scores, reasons) for name in DIMENSIONS})
+
+
+def _block_reasons(data: Mapping[str, Any]) -> dict[str, str]:
+    """The reasons of a separate block: `{"reasons": {"insight": "…", …}}`."""
+    reasons: dict[str, str] = {}
+    block = _first(data, ("reasons", "reasoning", "justifications", "explanations"))
+    if isinstance(block, Mapping):
+        for key, value in block.items():
+            name = dimension_of(str(key))
+            if name:
+                _add_reason(reasons, name, value)
+    return reasons
+
+
+def _add_reason(reasons: dict[str, str], name: str, value: Any) -> None:
+    """Keep `value` as the reason for `name` unless it has one, or `value` is no text."""
+    text = _reason_text(value)
+    if text:
+        reasons.setdefault(name, text)
+
+
+def _grade(name: str, scores: Mapping[str, Any], reasons: Mapping[str, str]) -> Grade:
+    reason = reasons.get(name, "")
+    if name not in scores:
+        return Grade(reason=reason, problem=f"{name}: no score")
+    score, problem = read_score(scores[name])
+    return Grade(score, reason, f"{name}: {problem}" if problem else "")
 
 
 # The names a judge writing prose gives the dimensions.

@@ -133,6 +133,10 @@ def _uncited_claim(
     )
 
 
+# Per line of the report, the edits to make: (start, end, replacement) spans of that line.
+_Edits = dict[int, list[tuple[int, int, str]]]
+
+
 def ground_report(
     report: str,
     *,
@@ -150,31 +154,63 @@ def ground_report(
     the source that supports it, else unsupported (a fact from the model's memory).
     """
     lost = _cited_before(original)
-    lines = report.split("\n")
     claims: list[ClaimSupport] = []
-    edits: dict[int, list[tuple[int, int, str]]] = {}
+    edits: _Edits = {}
     for sentence in sentences(report, set(sources)):
-        if sentence.numbers:
-            claim = _claim(sentence, sources, registry)
-        elif without_markers(sentence.text) in lost:
-            claim = ClaimSupport(text=_claim_text(sentence), reason=LOST_CITATIONS)
-        elif uncited and _is_statement(sentence.text):
-            claim = _uncited_claim(sentence, sources, registry)
-            if claim.numbers and mode != "off":
-                cited = cite_sentence(sentence.text, claim.numbers[0])
-                edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, cited))
-        else:
+        claim = _sentence_claim(sentence, lost, sources, registry, uncited=uncited)
+        if claim is None:
             continue
-        if claim.status == "unsupported" and mode == "strict":
-            claim = claim.model_copy(update={"action": "removed"})
-            edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, ""))
-        elif claim.status == "unsupported" and mode == "mark":
-            claim = claim.model_copy(update={"action": "marked"})
-            marked = sentence.text.rstrip() + UNSUPPORTED_MARK
-            edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, marked))
-        claims.append(claim)
+        if claim.numbers and not sentence.numbers and mode != "off":
+            # An uncited statement a source supports: cited to that source.
+            _edit(edits, sentence, cite_sentence(sentence.text, claim.numbers[0]))
+        claims.append(_enforced(claim, sentence, mode, edits))
     if not edits:
         return GroundedReport(report, claims)
+    text = _edited(report, edits)
+    if any(claim.action == "removed" for claim in claims) and not _has_prose(text):
+        # Say so, rather than hand over headings with nothing under them.
+        text = f"{NOTHING_LEFT}\n\n{text}"
+    return GroundedReport(text, claims)
+
+
+def _sentence_claim(
+    sentence: Sentence,
+    lost: set[str],
+    sources: Mapping[int, str],
+    registry: SourceRegistry,
+    *,
+    uncited: bool,
+) -> ClaimSupport | None:
+    """The claim a sentence makes, scored; None for a sentence that claims nothing."""
+    if sentence.numbers:
+        return _claim(sentence, sources, registry)
+    if without_markers(sentence.text) in lost:
+        return ClaimSupport(text=_claim_text(sentence), reason=LOST_CITATIONS)
+    if uncited and _is_statement(sentence.text):
+        return _uncited_claim(sentence, sources, registry)
+    return None
+
+
+def _enforced(
+    claim: ClaimSupport, sentence: Sentence, mode: GroundingMode, edits: _Edits
+) -> ClaimSupport:
+    """An unsupported claim removed (strict) or marked (mark), its edit queued; else as is."""
+    if claim.status != "unsupported" or mode == "off":
+        return claim
+    if mode == "strict":
+        _edit(edits, sentence, "")
+        return claim.model_copy(update={"action": "removed"})
+    _edit(edits, sentence, sentence.text.rstrip() + UNSUPPORTED_MARK)
+    return claim.model_copy(update={"action": "marked"})
+
+
+def _edit(edits: _Edits, sentence: Sentence, replacement: str) -> None:
+    edits.setdefault(sentence.line, []).append((sentence.start, sentence.end, replacement))
+
+
+def _edited(report: str, edits: _Edits) -> str:
+    """`report` with every edit made, emptied lines dropped and the layout tidied."""
+    lines = report.split("\n")
     emptied: set[int] = set()
     for index, changes in edits.items():
         line = lines[index]
@@ -186,11 +222,7 @@ def ground_report(
         else:
             lines[index] = edited
     kept = [line for index, line in enumerate(lines) if index not in emptied]
-    text = tidy_after_removal(_pruned("\n".join(kept)), report).lstrip("\n")
-    if any(claim.action == "removed" for claim in claims) and not _has_prose(text):
-        # Say so, rather than hand over headings with nothing under them.
-        text = f"{NOTHING_LEFT}\n\n{text}"
-    return GroundedReport(text, claims)
+    return tidy_after_removal(_pruned("\n".join(kept)), report).lstrip("\n")
 
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")

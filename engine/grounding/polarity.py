@@ -5,6 +5,13 @@ is negated when it holds an explicit negation ("not", "never", "cannot") or an i
 ("unless", "regardless of", "instead of", "useless", "uncancelled"). A clause also disagrees
 when it says one word of an opposite pair ("strong") where the source clause says the other
 ("weak") and not the claim's.
+
+Each negation of a verb also bears on a predicate, the word after it ("does not *raise*",
+"are cancelled and do not *continue*"): a claim that negates a predicate which a source
+clause saying much of its main part affirms, or affirms one such a clause negates, is in
+conflict unless another such clause of the source says it as the claim does. A negated
+possession ("does not have a timeout") negates a noun, and "not X until Y" says when X
+happens, not that it does not; neither marks a predicate.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from engine.grounding.names import code_names
 from engine.grounding.words import stem
 
 # A clause ends at punctuation, and before a word that starts a clause of its own: the
@@ -77,18 +85,31 @@ MIN_PREDICATE_SHARED = 2
 # Words between a negation and what it negates ("does not *always* raise", "need not *be*
 # acquired"): skipped when looking for the predicate.
 _FILLER = frozenset(
-    {"be", "been", "being", "is", "are", "was", "were", "do", "does", "did", "have", "has"}
-    | {"had", "a", "an", "the", "to", "it", "its", "that", "this", "any", "always", "ever"}
+    {"be", "been", "being", "is", "are", "was", "were", "do", "does", "did"}
+    | {"a", "an", "the", "to", "it", "its", "that", "this", "any", "always", "ever"}
     | {"necessarily", "yet", "also", "still", "only", "even", "made", "make", "get", "got"}
 )
 # Only a verb's negation marks a predicate: "accepts no timeout" or "without a lock" negate a
 # noun, which the source may well affirm about something else.
 _VERBAL_NEGATION = re.compile(r"\b(?:[Nn]ot|[Nn]ever|[Cc]annot)\b|n't\b|n’t\b")
-_WORD = re.compile(r"[A-Za-z][\w.\-]*")
+_WORD = re.compile(r"[A-Za-z][\w.\-]*(?:\(\))?")
+_POSSESSION = frozenset({"have", "has", "had"})
+_UNTIL = re.compile(r"\buntil\b", re.IGNORECASE)
+
+
+def _is_code_name(word: str) -> bool:
+    """`re.match()`, `wait_for`, `MULTILINE`: what a sentence is about, never what its
+    negation bears on ("does not make re.match() look" negates *look*)."""
+    if word.islower() and not any(mark in word for mark in "._("):
+        return False
+    return bool(code_names(word))
+
 
 Polarity = tuple[bool, bool | None]
-# (its words, its polarity, the predicate its main part negates, the words of its main part)
-Clause = tuple[frozenset[str], Polarity, frozenset[str], frozenset[str]]
+# The words each negation bears on.
+Predicates = tuple[frozenset[str], ...]
+# (its words, its polarity, the predicates its main part negates, the words of its main part)
+Clause = tuple[frozenset[str], Polarity, Predicates, frozenset[str]]
 
 
 def _says_not(text: str) -> bool:
@@ -112,10 +133,16 @@ def _disagree(one: Polarity, other: Polarity) -> bool:
     return one[0] != other[0] or (None not in (one[1], other[1]) and one[1] != other[1])
 
 
-def _weight(words: frozenset[str]) -> int:
-    """How many words a clause has, counting `path.link_to` once, not with its parts."""
+_DOTTED = re.compile(r"(?<=\w)\.(?=\w)")
+
+
+def _weight(clause: str, words: frozenset[str], words_of: Callable[[str], frozenset[str]]) -> int:
+    """How many words a clause has, counting `path.link_to` once, not with its parts (a part
+    also said on its own, as "the Task" beside `Task.cancel()`, counts too)."""
     parts = {part for word in words if "." in word for part in word.split(".")}
-    return len(words - parts)
+    if not parts:
+        return len(words)
+    return len(words_of(_DOTTED.sub("_", clause)))
 
 
 def main_part(clause: str) -> str:
@@ -125,25 +152,42 @@ def main_part(clause: str) -> str:
     return plain if condition is None else plain[: condition.start()]
 
 
-def predicate(clause: str, words_of: Callable[[str], frozenset[str]]) -> frozenset[str]:
-    """The content word the main part's negation bears on (empty without a negation)."""
+def predicate(clause: str, words_of: Callable[[str], frozenset[str]]) -> Predicates:
+    """The words each negation of the main part bears on (none without a negation): "are
+    cancelled and do not continue" negates *continue*, not *cancelled*; "not thread-safe"
+    negates *thread* and *safe* as one."""
     plain = main_part(clause)
-    found = _VERBAL_NEGATION.search(plain)
-    if found is None:
-        return frozenset()
-    following = [w for w in _WORD.findall(plain[found.end() :]) if w.lower() not in _FILLER]
-    return words_of(" ".join(following[:1])) if following else frozenset()
+    unidiomatic = _NOT_A_NEGATION.sub(" ", clause)
+    bearing: list[frozenset[str]] = []
+    for found in _VERBAL_NEGATION.finditer(plain):
+        if _UNTIL.search(unidiomatic, found.end()):
+            # "will not exit until the futures are done" says when it exits, not that it
+            # does not.
+            continue
+        following = [
+            w
+            for w in _WORD.findall(plain[found.end() :])
+            if w.lower() not in _FILLER and not _is_code_name(w)
+        ]
+        if following[:1] and following[0].lower() in _POSSESSION and following[1:2] == ["been"]:
+            following = following[2:]  # "has not been started": "have" helps a verb
+        if following and following[0].lower() not in _POSSESSION:
+            # "does not have a timeout parameter" negates a noun, as "has no timeout" does.
+            bearing.append(words_of(following[0]))
+    return tuple(word for word in bearing if word)
 
 
 def clauses(
     text: str, words_of: Callable[[str], frozenset[str]], min_words: int = MIN_CLAUSE_WORDS
 ) -> list[Clause]:
-    """(words, negated, negated predicate) of each clause long enough to compare."""
+    """(words, polarity, negated predicates, words of the main part) of each clause long
+    enough to compare."""
     found = []
     for clause in CLAUSE_BREAK.split(text):
         words = words_of(clause)
-        if _weight(words) >= min_words:
-            main = words_of(main_part(clause))
+        if _weight(clause, words, words_of) >= min_words:
+            main_text = main_part(clause)
+            main = words if main_text == clause else words_of(main_text)
             found.append((words, polarity(clause), predicate(clause, words_of), main))
     return found
 
@@ -170,29 +214,36 @@ def conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> b
         similar = best_shared >= enough and best_shared / len(words) >= POLARITY_SHARE
         if similar and (_disagree(said, best[1]) or _opposed(words, best[0])):
             return True
-        if _predicate_conflict(words, negated, main, source_clauses):
+        if _predicate_conflict(negated, main, source_clauses):
             return True
     return False
 
 
 def _predicate_conflict(
-    words: frozenset[str],
-    negated: frozenset[str],
-    main: frozenset[str],
-    sources: Sequence[Clause],
+    negated: Predicates, main: frozenset[str], sources: Sequence[Clause]
 ) -> bool:
-    """The claim clause's main verb negates a predicate that the source clause sharing most
-    of it affirms in its main part, or the reverse (a condition's negation, or a noun's,
-    is not compared here)."""
-    best: Clause | None = None
-    best_shared: frozenset[str] = frozenset()
-    for clause in sources:
-        shared = words & clause[0]
-        if len(shared) > len(best_shared):
-            best, best_shared = clause, shared
-    if best is None or len(best_shared) < MIN_PREDICATE_SHARED:
+    """The claim clause's main part negates a predicate that a source clause saying much of it
+    affirms in its main part, or the reverse, and no such source clause says it as the claim
+    does (a page may say both "Return True if it is full" and "full() never returns True").
+    A condition's negation, or a noun's, is not compared here."""
+    related = [clause for clause in sources if _says_much_of(main, clause[0])]
+    if not related:
         return False
-    if len(best_shared) / len(words) < PREDICATE_SHARE or bool(negated) == bool(best[2]):
-        return False
-    bearing = negated or best[2]
-    return bearing <= best_shared & main & best[3]
+    denied_by_claim = frozenset().union(*negated)
+    for unit in {*negated, *(unit for clause in related for unit in clause[2])}:
+        if not unit <= main:
+            continue
+        denied = [clause for clause in related if unit & frozenset().union(*clause[2])]
+        affirmed = [clause for clause in related if unit <= clause[3]]
+        affirmed = [clause for clause in affirmed if clause not in denied]
+        if unit & denied_by_claim:
+            if affirmed and not denied:
+                return True
+        elif denied and not affirmed:
+            return True
+    return False
+
+
+def _says_much_of(main: frozenset[str], source: frozenset[str]) -> bool:
+    shared = len(main & source)
+    return shared >= MIN_PREDICATE_SHARED and shared >= PREDICATE_SHARE * len(main)

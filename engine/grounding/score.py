@@ -8,9 +8,13 @@ keeping the words:
 - every number the claim states must be in its sources;
 - a code name the sources lack (`re.search`) is wrong when they name a sibling instead
   (`re.match`; engine/grounding/names.py);
+- a code name the sources say is wrong where they never say it but put another name
+  ("Unlike wait(), wait_for() does not cancel" against "Unlike wait_for(), wait() does not
+  cancel"; engine/grounding/names.py);
 - each clause of the claim must have the polarity of the source clause that says most of it
   ("the barrier cannot be reused" against "the barrier can be reused"; "strong" against
   "weak"; engine/grounding/polarity.py).
+Markdown emphasis with underscores is markup: `_not_` is read as "not".
 """
 
 from __future__ import annotations
@@ -23,8 +27,17 @@ from typing import Literal
 
 from engine.grounding import polarity
 from engine.grounding.claims import strip_markers
-from engine.grounding.names import Name, code_names, found_in, sibling
-from engine.grounding.words import stemmed_words
+from engine.grounding.names import (
+    NO_ROLES,
+    Name,
+    Roles,
+    code_names,
+    found_in,
+    role_swap,
+    roles,
+    sibling,
+)
+from engine.grounding.words import stemmed_words, without_emphasis
 from engine.sourcing.attribution import content_words
 
 SupportStatus = Literal["supported", "weak", "unsupported"]
@@ -55,6 +68,8 @@ _NUMBER_WORDS = {
     "twelve": "12",
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class ClaimScore:
     """How well the cited text supports a claim: 0..1, a status, and why when it fails."""
@@ -75,6 +90,7 @@ def _numbers(text: str, *, spelled: bool = False) -> set[str]:
 
 @dataclass(frozen=True)
 class _Passage:
+    text: str
     folded: str
     words: frozenset[str]
     windows: tuple[frozenset[str], ...]  # words of each run of WINDOW_SENTENCES sentences
@@ -88,12 +104,13 @@ class _Passage:
 # A prepared 12,000-character page is about half a megabyte: keep a report's worth, not more.
 @lru_cache(maxsize=256)
 def _prepared(passage: str) -> _Passage:
-    text = " ".join(passage.split())
+    text = without_emphasis(" ".join(passage.split()))
     sentences = [s for s in _SENTENCE_END.split(text) if s]
     each = [stemmed_words(sentence) for sentence in sentences]
     starts = range(max(1, len(each) - WINDOW_SENTENCES + 1))
     windows = tuple(frozenset().union(*each[i : i + WINDOW_SENTENCES]) for i in starts)
     return _Passage(
+        text=text,
         folded=text.lower(),
         words=frozenset(content_words(text)) | stemmed_words(text),
         windows=windows,
@@ -125,6 +142,19 @@ def _excerpt(wanted: frozenset[str], passages: Sequence[_Passage]) -> str:
     return best
 
 
+def _union_roles(passages: Sequence[_Passage]) -> Roles:
+    found = NO_ROLES
+    for passage in passages:
+        found = found | _roles(passage.text)
+    return found
+
+
+# Kept apart from _prepared: only a claim that names code asks for them.
+@lru_cache(maxsize=256)
+def _roles(passage_text: str) -> Roles:
+    return roles(passage_text)
+
+
 def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
     # A claim that is one short clause ("the cache is not threadsafe") is still checked.
     words_of = stemmed_words
@@ -134,13 +164,30 @@ def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
 
 def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
     """Support for `claim` (citation markers ignored) from the text of its cited sources."""
-    text = strip_markers(claim).strip()
+    text = without_emphasis(strip_markers(claim)).strip()
     wanted = stemmed_words(text)
     prepared = [_prepared(passage) for passage in passages if passage.strip()]
     verdict = _verdict(text, wanted, prepared)
     if not prepared or not wanted:
         return verdict
     return replace(verdict, excerpt=_excerpt(wanted, prepared))
+
+
+def _wrong_name(text: str, prepared: Sequence[_Passage]) -> str:
+    """Why a code name of the claim is wrong: swapped for a sibling, or two names of the
+    sources with their roles swapped ("" when the names hold)."""
+    every_word = frozenset().union(*(p.words for p in prepared))
+    joined = " ".join(p.folded for p in prepared)
+    source_names = [name for p in prepared for name in p.names]
+    claim_names = code_names(text)
+    for name in claim_names:
+        if found_in(name, every_word, joined, source_names):
+            continue
+        swapped = sibling(name, source_names)
+        if swapped is not None:
+            return f"its sources name {swapped.text}, not {name.text}"
+    swap = role_swap(roles(text), _union_roles(prepared)) if claim_names and source_names else None
+    return f"its sources say {swap[1]} where it says {swap[0]}" if swap is not None else ""
 
 
 def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) -> ClaimScore:
@@ -155,17 +202,9 @@ def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) ->
     missing_numbers = sorted(_numbers(text) - every_number)
     if missing_numbers:
         return ClaimScore(0.0, "unsupported", f"its sources do not state {missing_numbers[0]}")
-    every_word = frozenset().union(*(p.words for p in prepared))
-    joined = " ".join(p.folded for p in prepared)
-    source_names = [name for p in prepared for name in p.names]
-    for name in code_names(text):
-        if found_in(name, every_word, joined, source_names):
-            continue
-        swapped = sibling(name, source_names)
-        if swapped is not None:
-            return ClaimScore(
-                0.0, "unsupported", f"its sources name {swapped.text}, not {name.text}"
-            )
+    wrong_name = _wrong_name(text, prepared)
+    if wrong_name:
+        return ClaimScore(0.0, "unsupported", wrong_name)
     covered = frozenset().union(*(_best_window(wanted, p) for p in prepared))
     score = len(covered) / len(wanted)
     if _polarity_conflict(text, prepared):

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 
 import snowballstemmer
 
 from engine.sourcing.attribution import content_words
+
+# Markdown emphasis with underscores (`_not_`, `_only once_`): the underscores are markup, not
+# part of a word, or "names fifo, _not_ sigint" would read as saying "not" nowhere. A dunder
+# (`__init__`) or a snake_case name (`wait_for`) is never taken for emphasis.
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w`])_(?!_)([^\W_](?:[^_`\n]*?[^\W_])?)_(?![\w`])")
 
 # A stemmer keeps state between calls: one per thread (grounding runs in worker threads).
 _local = threading.local()
@@ -27,6 +33,11 @@ def stem(word: str) -> str:
     if "." in word or "_" in word:
         return word
     return _stemmer().stemWord(word)
+
+
+def without_emphasis(text: str) -> str:
+    """`text` with Markdown underscore emphasis taken off (`_not_` is `not`)."""
+    return _UNDERSCORE_EMPHASIS.sub(r"\1", text) if "_" in text else text
 
 
 def stemmed_words(text: str) -> frozenset[str]:

@@ -14,17 +14,17 @@ siblings, and a unit that finished before the process died is checkpointed and n
 `supervisor_tools` emits `RuntimeProgress` on every pass: consumers never read message text.
 
 The nodes are module-level functions; what they call out to arrives as the run's context,
-`Runtime[EngineDeps]` (engine.nodes.deps.deps_of).
+`Runtime[EngineDeps]` (engine.nodes.deps.deps_of). What one `supervisor_tools` pass makes of
+the supervisor's moves (answers, the wave to dispatch, the gate's verdict) is worked out in
+engine.nodes.supervisor_turn; this module acts on it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
@@ -43,18 +43,19 @@ from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
-from engine.nodes.plan_dispatch import plan_dispatch_message
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
+from engine.nodes.supervisor_turn import (
+    Turn,
+    answer_calls,
+    dispatch_plan_if_idle,
+    judge_completion,
+    turn_of,
+)
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
 from engine.schemas import ConductResearch, ResearchComplete
 from engine.state import SupervisorOutput, SupervisorState, UnitInput
 
-REJECTED_PREFIX = "[ResearchComplete rejected:"
-# A ResearchComplete rejected again with no new evidence since the last rejection is a stall;
-# after this many stalls research ends anyway (the report shows what was found) rather than
-# looping until the total cap.
-MAX_STALLED_REJECTIONS = 1
 _SUMMARY_FIELDS = set(ResearchUnitSummary.model_fields)
 
 
@@ -79,26 +80,6 @@ SUPERVISOR_TOOLS = (ConductResearch, ResearchComplete, think_tool_schema())
 
 def summary_of(unit: dict[str, Any]) -> ResearchUnitSummary:
     return ResearchUnitSummary(**{k: v for k, v in unit.items() if k in _SUMMARY_FIELDS})
-
-
-def unit_id_for(run_number: int, index: int) -> str:
-    return f"unit-{index}" if run_number <= 1 else f"unit-{run_number}.{index}"
-
-
-def _pending_calls(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """Tool calls of the last AI message that have no ToolMessage answer yet."""
-    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-    for message in reversed(messages):
-        if isinstance(message, AIMessage):
-            return [dict(call) for call in message.tool_calls if call.get("id") not in answered]
-    return []
-
-
-def _last_ai(messages: Sequence[BaseMessage]) -> AIMessage | None:
-    for message in reversed(messages):
-        if isinstance(message, AIMessage):
-            return message
-    return None
 
 
 # ---- the supervisor: the orchestrator model's next moves ------------------------------
@@ -159,48 +140,6 @@ def _opening(state: SupervisorState, settings: Settings) -> list[BaseMessage]:
 # ---- supervisor_tools: answering the supervisor's moves ------------------------------
 
 
-@dataclass
-class _Turn:
-    """What one `supervisor_tools` pass makes of the supervisor's latest moves."""
-
-    pending: list[dict[str, Any]]
-    last: AIMessage | None
-    # Units of this run dispatched before this turn (before a budget stop too).
-    dispatched: int
-    run_number: int
-    skipped: int
-    stalled: int
-    answers: list[BaseMessage] = field(default_factory=list)
-    # Said to the supervisor after the answers: a gate rejection of a prose reply.
-    notices: list[BaseMessage] = field(default_factory=list)
-    plan_calls: list[BaseMessage] = field(default_factory=list)
-    dispatch: list[UnitInput] = field(default_factory=list)
-    gate: GateResult | None = None
-    finished: bool = False
-
-    @property
-    def wants_complete(self) -> bool:
-        """ResearchComplete called, or a reply in prose (no tool calls at all)."""
-        return any(c["name"] == "ResearchComplete" for c in self.pending) or (
-            self.last is not None and not self.last.tool_calls
-        )
-
-    def calls(self, name: str) -> list[dict[str, Any]]:
-        return [c for c in self.pending if c["name"] == name]
-
-    def update(self) -> dict[str, Any]:
-        update: dict[str, Any] = {
-            "supervisor_messages": [*self.answers, *self.notices, *self.plan_calls],
-            "skipped_units": self.skipped,
-            "stalled_rejections": self.stalled,
-        }
-        if self.gate is not None:
-            update["gate_status"] = self.gate.status
-            update["gate_reason"] = self.gate.reason
-            update["records_at_last_gate"] = self.gate.record_count
-        return update
-
-
 # Async although it never awaits: LangGraph runs sync nodes in a worker thread, a hop that
 # costs every supervisor pass for nothing.
 async def supervisor_tools(
@@ -212,10 +151,10 @@ async def supervisor_tools(
     settings = deps.settings
     if state.get("pending_dispatch"):
         return _collect_wave(state, settings)
-    turn = _turn_of(state)
-    _answer_calls(turn, settings)
-    _judge_completion(turn, state, settings)
-    _dispatch_plan_if_idle(turn, state, settings)
+    turn = turn_of(state)
+    answer_calls(turn, settings)
+    judge_completion(turn, state, settings)
+    dispatch_plan_if_idle(turn, state, settings)
     if not turn.dispatch:
         return _after_turn(turn, state, settings)
     stop = budget_reached(_report_estimate(state))
@@ -224,136 +163,8 @@ async def supervisor_tools(
     return _dispatch_wave(turn, state, deps)
 
 
-def _turn_of(state: SupervisorState) -> _Turn:
-    messages: list[BaseMessage] = list(state.get("supervisor_messages") or [])
-    return _Turn(
-        pending=_pending_calls(messages),
-        last=_last_ai(messages),
-        dispatched=state.get("research_iterations") or len(state.get("research_units") or {}),
-        run_number=state.get("run_number") or 1,
-        skipped=state.get("skipped_units") or 0,
-        stalled=state.get("stalled_rejections") or 0,
-    )
-
-
-def _answer_calls(turn: _Turn, settings: Settings) -> None:
-    """Answer every pending call but ResearchComplete (judged after): reflections are
-    recorded, research is queued for dispatch within the caps, unknown tools are errors."""
-    for call in turn.pending:
-        name = call["name"]
-        if name == "think_tool":
-            reflection = str(call.get("args", {}).get("reflection", "")).strip()
-            turn.answers.append(_tool_answer(call, f"Reflection recorded: {reflection}"))
-        elif name == "ConductResearch":
-            _queue_research(turn, call, settings)
-        elif name != "ResearchComplete":
-            turn.answers.append(
-                _tool_answer(
-                    call,
-                    f"Error: there is no tool named {name!r}. Available tools: "
-                    "ConductResearch, ResearchComplete, think_tool.",
-                )
-            )
-
-
-def _queue_research(turn: _Turn, call: dict[str, Any], settings: Settings) -> None:
-    """One ConductResearch call: queued as a unit, or answered with why it was not."""
-    topic = str(call.get("args", {}).get("research_topic", "")).strip()
-    budget_left = settings.max_researcher_iterations - turn.dispatched - len(turn.dispatch)
-    if not topic:
-        turn.answers.append(_tool_answer(call, "Error: research_topic is empty."))
-    elif len(turn.dispatch) >= settings.max_concurrent_research_units:
-        turn.skipped += 1
-        turn.answers.append(
-            _tool_answer(
-                call,
-                f"[skipped: at most {settings.max_concurrent_research_units} "
-                "research units run at once; dispatch it again in the next wave]",
-            )
-        )
-    elif budget_left <= 0:
-        turn.skipped += 1
-        turn.answers.append(
-            _tool_answer(
-                call,
-                f"[skipped: the total of {settings.max_researcher_iterations} "
-                "research units is used up]",
-            )
-        )
-    else:
-        index = turn.dispatched + len(turn.dispatch) + 1
-        turn.dispatch.append(
-            UnitInput(
-                unit_id=unit_id_for(turn.run_number, index),
-                topic=topic,
-                call_id=call.get("id") or "",
-            )
-        )
-
-
-def _judge_completion(turn: _Turn, state: SupervisorState, settings: Settings) -> None:
-    """Judge ResearchComplete (or a prose reply) with the quality gate; ignore it when research
-    was dispatched in the same turn. A rejection with no new evidence since the last one is a
-    stall, and enough stalls end research anyway."""
-    complete_calls = turn.calls("ResearchComplete")
-    if not turn.wants_complete or turn.calls("ConductResearch"):
-        turn.answers += [
-            _tool_answer(
-                call,
-                "ResearchComplete ignored: research was dispatched in the same turn; "
-                "call it again once the results are in.",
-            )
-            for call in complete_calls
-        ]
-        return
-    records = ledger_records(state.get("evidence_ledger"))
-    gate = turn.gate = evaluate_gate(
-        records,
-        min_records=settings.min_evidence_records,
-        min_domains=settings.min_source_domains,
-    )
-    if gate.passed:
-        turn.finished = True
-        text = "Research complete: the evidence passed the quality gate."
-    else:
-        previous = state.get("records_at_last_gate")
-        new_evidence = previous is None or len(records) > previous
-        turn.stalled = 0 if new_evidence else turn.stalled + 1
-        text = f"{REJECTED_PREFIX} {gate.reason}. Dispatch research on what is missing.]"
-        turn.finished = turn.stalled >= MAX_STALLED_REJECTIONS
-    turn.answers += [_tool_answer(call, text) for call in complete_calls]
-    if not complete_calls and not gate.passed and not turn.finished:
-        turn.notices = [HumanMessage(content=text)]
-
-
-def _dispatch_plan_if_idle(turn: _Turn, state: SupervisorState, settings: Settings) -> None:
-    """A model that is done (prose, or ResearchComplete) before anything was researched gets
-    the approved plan's first tracks dispatched for it (engine.nodes.plan_dispatch); one that
-    thinks first gets its next turn to dispatch its own topics."""
-    nothing_yet = not turn.dispatch and turn.dispatched == 0 and turn.wants_complete
-    if not nothing_yet or (turn.gate is not None and turn.gate.passed):
-        return
-    plan = plan_of(state.get("plan"))
-    if plan is None:
-        return
-    count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
-    message = plan_dispatch_message(plan, count)
-    turn.plan_calls = [message]
-    turn.dispatch = [
-        UnitInput(
-            unit_id=unit_id_for(turn.run_number, index),
-            topic=str(call["args"]["research_topic"]),
-            call_id=str(call["id"]),
-        )
-        for index, call in enumerate(message.tool_calls, start=1)
-    ]
-    if turn.dispatch:
-        # Research starts now: a gate verdict on the empty ledger would only confuse.
-        turn.notices, turn.finished, turn.gate = [], False, None
-
-
 def _budget_stop(
-    turn: _Turn, state: SupervisorState, settings: Settings, stop: str
+    turn: Turn, state: SupervisorState, settings: Settings, stop: str
 ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
     """The budget is reached with a wave queued: nothing is dispatched and research ends."""
     update = turn.update()
@@ -371,7 +182,7 @@ def _budget_stop(
 
 
 def _dispatch_wave(
-    turn: _Turn, state: SupervisorState, deps: EngineDeps
+    turn: Turn, state: SupervisorState, deps: EngineDeps
 ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
     """Start the queued units, each its own `research_unit` task."""
     queued: dict[str, dict[str, Any]] = {}
@@ -395,7 +206,7 @@ def _dispatch_wave(
 
 
 def _after_turn(
-    turn: _Turn, state: SupervisorState, settings: Settings
+    turn: Turn, state: SupervisorState, settings: Settings
 ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
     """Nothing dispatched: back to the supervisor, or the end of research."""
     update = turn.update()
@@ -543,7 +354,3 @@ def _unit_record(outcome: UnitOutcome, call_id: str) -> dict[str, Any]:
         "call_id": call_id,
         "note": outcome.notes,
     }
-
-
-def _tool_answer(call: dict[str, Any], text: str) -> ToolMessage:
-    return ToolMessage(content=text, tool_call_id=call.get("id") or "", name=call["name"])

@@ -39,7 +39,11 @@ from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
 from engine.shallow.state import ShallowResearchState
 from engine.sourcing.attribution import attribute_uncited
-from engine.sourcing.source_numbers import catalog_of, complete_references, renumber
+from engine.sourcing.corroboration import corroborate
+from engine.sourcing.echo import without_echo
+from engine.sourcing.extractive import quoted_findings
+from engine.sourcing.marker_place import markers_at_sentence_end
+from engine.sourcing.source_numbers import body_of, catalog_of, complete_references, renumber
 from engine.sourcing.support import drop_unsupported
 
 GRAPH_NAME = "quick_research"
@@ -49,6 +53,16 @@ TOOL_FAILURE_MESSAGE = (
     "This tool call failed. Try a different query or source, or answer from what you have."
 )
 EMPTY_ANSWER = "The model wrote no answer to this question. Try deep research for it."
+COPIED_ANSWER = (
+    "The model copied its search results instead of answering this question. Try deep "
+    "research for it, or a larger model."
+)
+# A lead-in (it ends with a colon), so grounding reads it as framing, not as a claim.
+QUOTED_INSTEAD = (
+    "The model copied its search results instead of answering, so here are the sentences "
+    "of those results that best match the question, quoted:"
+)
+QUOTED_SENTENCES = 3
 # After tool results, the rule a model most often drops, restated where it reads last.
 # Small models copy search results back as their answer unless told, at the end of the
 # window, what the answer should look like; the question is repeated there for the same reason.
@@ -201,8 +215,15 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
     if looks_like_tool_call(text):
         return reply.model_copy(update={"content": EMPTY_ANSWER})
     catalog = catalog_of(messages)
-    checked = drop_unsupported(text, catalog)
-    completed = complete_references(attribute_uncited(checked, catalog), catalog)
+    own = without_echo(text, catalog)
+    if not own.strip():
+        # What the results say is still retrieved text: quoted, it answers more than a dump.
+        quoted = quoted_findings(_question_of(messages), catalog, QUOTED_SENTENCES)
+        own = f"{QUOTED_INSTEAD}\n\n{quoted}" if quoted else COPIED_ANSWER
+    body = body_of(own)
+    checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
+    cited = corroborate(attribute_uncited(checked, catalog), catalog)
+    completed = complete_references(cited, catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.checkpoints import CheckpointStoreError
 from engine.commands.run import EXIT_NEEDS_INPUT, EXIT_OK, run_headless
 from engine.config import Settings
-from engine.runner import CheckpointStoreError, open_session
+from engine.runner import open_session
 from tests.fixtures.servers import local_settings
 from tests.unit.engine.test_headless import parse
 

@@ -26,6 +26,7 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
+from engine.shallow.graph import QUOTED_INSTEAD
 from tests.e2e.harness import outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer
 from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette
@@ -41,11 +42,16 @@ class Expected:
     deep: bool = False
     min_searches: int = 1
     banner: str | None = None
+    # The model copied its search results back: the answer is the best of them, quoted.
+    quoted_instead: bool = False
 
 
 EXPECTED: dict[str, Expected] = {
-    # Tool calls written as text, cited from the results shown: a verified answer.
-    "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
+    # Tool calls written as text; the answer copies the results shown, so it is replaced by
+    # their sentences that best match the question, quoted and cited: a verified answer.
+    "quick_asyncio_cancel": Expected(
+        exit_code=0, verified=True, min_kept_citations=1, quoted_instead=True
+    ),
     "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
     # Nothing retrieved answers it; the model answers from memory (wrongly) and cites [1], a
     # page about Python: the citation is dropped and the answer marked, never passed as research.
@@ -98,6 +104,7 @@ def test_recorded_session_replays_whole(
     assert (report.verification_status == "verified") is expected.verified
     assert len(report.kept_citations) >= expected.min_kept_citations
     assert outside_corpus(report) == []
+    assert (QUOTED_INSTEAD in report.report) is expected.quoted_instead, report.report
     if expected.banner:
         assert expected.banner in out.read_text(encoding="utf-8")
     searches = [e for e in events if isinstance(e, ToolCalled) and e.tool == "search_web"]

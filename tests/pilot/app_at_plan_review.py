@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.config import settings_from_mapping
 from tests.pilot.steps import ask
 from tui.app import DeepResearchApp
-from tui.engine_backend import EngineBackend
+from tui.link.engine_backend import EngineBackend
 from tui.widgets.plan_pane import PlanPane
 
 QUESTION = "How are asyncio tasks cancelled and how do timeouts use cancellation?"

@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.protocol import SessionInfo
 from engine.schemas import PlanDecision, ResearchPlan, ResearchTrack
-from tui.backend import DoctorSummary
+from tui.link.backend import DoctorSummary
 
 QUESTION = "How does asyncio schedule coroutines?"
 SESSION_ID = "s-0001"

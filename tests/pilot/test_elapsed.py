@@ -30,7 +30,7 @@ from tests.pilot.fakes import (
 )
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
-from tui.elapsed import format_elapsed, stored_elapsed
+from tui.view.elapsed import format_elapsed, stored_elapsed
 from tui.widgets.status_header import StatusHeader
 
 

@@ -17,7 +17,7 @@ from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story, settle
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
-from tui.engine_backend import EngineBackend
+from tui.link.engine_backend import EngineBackend
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.status_header import StatusHeader
 from tui.widgets.units_table import UnitsTable

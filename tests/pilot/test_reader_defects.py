@@ -193,7 +193,7 @@ async def test_events_of_a_left_session_never_reach_the_screen(tmp_path: Path) -
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        from tui.bridge import EventBridge
+        from tui.link.bridge import EventBridge
 
         stale = EventBridge(app.research, app.link.epoch)
         await press_and_settle(pilot, "ctrl+n")
@@ -343,7 +343,7 @@ async def test_no_internal_labels_on_screen(tmp_path: Path) -> None:
 
 
 def test_copy_without_a_clipboard_says_it_may_not_have_worked() -> None:
-    from tui.clipboard import copy_text
+    from tui.host.clipboard import copy_text
 
     sent: list[str] = []
     result = copy_text("x", sent.append, env={"TERM": "xterm"}, desktop_copy=lambda t, e: None)

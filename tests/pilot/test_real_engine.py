@@ -22,7 +22,7 @@ from engine.protocol import SessionDriver
 from tests.pilot.fakes import settle
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
-from tui.engine_backend import EngineBackend
+from tui.link.engine_backend import EngineBackend
 from tui.screens.sessions import SessionsScreen
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.plan_pane import PlanPane

@@ -207,14 +207,15 @@ async def test_units_preview_shows_the_highlighted_unit_and_follows_its_status(
         table = app.screen.query_one(UnitsTable)
         preview = app.screen.query_one(UnitsPane).query_one(RowPreview)
         assert app.screen.focused is table
-        assert preview.plain.startswith("Event loop mechanics · completed · 3 tool calls")
+        assert preview.plain.startswith("unit u1 · Event loop mechanics · completed · 3 tool calls")
         await pilot.press("down", "down")
         await pilot.pause()
-        assert preview.plain.startswith("search timed out · Native coroutine syntax · failed")
+        failed = "unit u3 · search timed out · Native coroutine syntax · failed"
+        assert preview.plain.startswith(failed)
         long_topic = "Native coroutine syntax and what PEP 492 changed for generators and awaits"
         table.show_unit(unit(3, "completed", topic=long_topic))
         await pilot.pause()
-        assert preview.plain.startswith(f"{long_topic} · completed")
+        assert preview.plain.startswith(f"unit u3 · {long_topic} · completed")
         assert table.columns["topic"].width < len(long_topic)  # type: ignore[index]
 
 

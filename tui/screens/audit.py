@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from tui.labels import verification_reason_label
+from tui.presentation.labels import verification_reason_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui.presentation.labels import unit_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -64,5 +65,5 @@ class CitationDetailScreen(DetailScreen):
             line = Text.assemble((f"[{record.id}] ", "bold"), record.claim)
             line.append(f"\n  confidence {record.confidence:.2f}", style="dim")
             if record.research_unit_id:
-                line.append(f" · unit {record.research_unit_id}", style="dim")
+                line.append(f" · unit {unit_label(record.research_unit_id)}", style="dim")
             yield line

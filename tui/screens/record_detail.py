@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui.presentation.labels import unit_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class RecordDetailScreen(DetailScreen):
         if record.contradiction_or_uncertainty:
             yield field("Uncertainty", record.contradiction_or_uncertainty)
         if record.research_unit_id:
-            unit = record.research_unit_id
+            unit = unit_label(record.research_unit_id)
             yield field("Unit", f"{unit} — {self.unit_topic}" if self.unit_topic else unit)
         yield heading(f"Sources ({len(record.source_urls)})")
         for url in record.source_urls:

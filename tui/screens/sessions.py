@@ -13,13 +13,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from engine.protocol import SessionInfo
-from tui.backend import Backend
-from tui.failures import describe_failure
-from tui.labels import SESSION_STATUSES, session_status_label
-from tui.presentation import one_line
+from tui.link.backend import Backend
+from tui.presentation.failures import describe_failure
+from tui.presentation.formatting import one_line
+from tui.presentation.labels import SESSION_STATUSES, session_status_label
+from tui.widgets.context_footer import ContextFooter
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
@@ -36,6 +37,10 @@ _COLUMNS = (
 
 class SessionsTable(FitColumnsTable):
     flex_column = "question"
+    # The table has the focus, so its Enter is the one the footer shows.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open", id="sessions.open")
+    ]
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
     CSS_PATH = Path(__file__).with_name("sessions.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="sessions.back"),
-        Binding("enter", "choose", "Open", id="sessions.open"),
+        Binding("enter", "choose", "Open", show=False),
         Binding("d,delete", "delete", "Delete", id="sessions.delete"),
         Binding("f5", "refresh", "Refresh", id="sessions.refresh"),
     ]
@@ -85,7 +90,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
             )
             yield SessionsTable(id="sessions-table", cursor_type="row", zebra_stripes=True)
             yield RowPreview(id="sessions-preview")
-        yield Footer()
+        yield ContextFooter(screen_keys_here=True)
 
     def on_mount(self) -> None:
         table = self.query_one(SessionsTable)

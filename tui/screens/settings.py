@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
-from tui.backend import Backend
-from tui.env_file import read_env_names, write_env_file
-from tui.presentation import mask_secret
+from tui.host.env_file import read_env_names, write_env_file
+from tui.link.backend import Backend
+from tui.presentation.formatting import mask_secret
+from tui.widgets.context_footer import ContextFooter
 
 # (variable, label, placeholder, secret)
 SETUP_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
@@ -70,7 +71,7 @@ class SettingsScreen(Screen[None]):
                 with Horizontal(id="setup-buttons"):
                     yield Button("Save .env", id="save", variant="primary")
                 yield Static(id="setup-result")
-        yield Footer()
+        yield ContextFooter(screen_keys_here=True)
 
     def on_mount(self) -> None:
         self.load_doctor(probe=False)

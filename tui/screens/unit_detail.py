@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from tui.labels import unit_status_label
-from tui.presentation import format_duration
+from tui.presentation.formatting import counted, format_duration
+from tui.presentation.labels import unit_label, unit_status_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ class UnitDetailScreen(DetailScreen):
     ) -> None:
         super().__init__()
         self.unit, self.calls, self.findings = unit, calls, findings
-        self.title_text = f"Research unit {unit.id}"
+        self.title_text = f"Research unit {unit_label(unit.id)}"
 
     def update(
         self,
@@ -53,7 +53,7 @@ class UnitDetailScreen(DetailScreen):
         unit = self.unit
         yield field("Topic", unit.topic)
         summary = (
-            f"{unit_status_label(unit.status)} · {unit.tool_call_count} tool calls"
+            f"{unit_status_label(unit.status)} · {counted(unit.tool_call_count, 'tool call')}"
             f" · {unit.evidence_count} evidence"
         )
         if unit.duration_seconds is not None:
@@ -65,26 +65,32 @@ class UnitDetailScreen(DetailScreen):
         yield heading(f"Tool calls ({len(calls)})")
         if not calls:
             yield Text("No tool calls reported yet.", style="dim")
-        for call in calls:
-            line = Text.assemble((call.tool, "bold"), f" [{call.status}]")
-            if call.duration_seconds is not None:
-                line.append(f" {format_duration(call.duration_seconds)}", style="dim")
-            if call.arguments:
-                line.append("\n  ")
-                line.append(call.arguments)
-            if call.result_summary:
-                line.append("\n  → ")
-                line.append(call.result_summary)
-            if call.error:
-                line.append("\n  error: ", style="red")
-                line.append(call.error)
-            yield line
+        yield from map(call_line, calls)
         yield heading(f"Findings ({len(self.findings)})")
         if not self.findings:
             yield Text("No evidence recorded by this unit yet.", style="dim")
-        for record in self.findings:
-            line = Text.assemble((f"[{record.id}] ", "bold"), record.claim)
-            for url in record.source_urls:
-                line.append("\n  ")
-                line.append(url, style="underline")
-            yield line
+        yield from map(finding_line, self.findings)
+
+
+def call_line(call: ToolCalled) -> Text:
+    """One tool call: its tool and status, then its arguments, result or error."""
+    line = Text.assemble((call.tool, "bold"), f" [{call.status}]")
+    if call.duration_seconds is not None:
+        line.append(f" {format_duration(call.duration_seconds)}", style="dim")
+    for prefix, value, style in (
+        ("\n  ", call.arguments, ""),
+        ("\n  → ", call.result_summary, ""),
+        ("\n  error: ", call.error, "red"),
+    ):
+        if value:
+            line.append(prefix, style=style)
+            line.append(value)
+    return line
+
+
+def finding_line(record: EvidenceRecord) -> Text:
+    line = Text.assemble((f"[{record.id}] ", "bold"), record.claim)
+    for url in record.source_urls:
+        line.append("\n  ")
+        line.append(url, style="underline")
+    return line

@@ -5,6 +5,10 @@ Textual's Footer lists every active binding (app, screen, focused widget) and ov
 the focused pane's own keys in their declared (importance) order, then only the global keys
 that matter everywhere: cancel while a run goes, resume when there is something to resume,
 zoom, help. With the question input focused, where no pane keys apply, the app's keys show.
+
+On a screen of its own (settings, sessions) the screen's keys are "here" too: they come first,
+and the app's keys for opening other screens give way to them. Whatever still does not fit
+goes from the end, help excepted, so no key is ever cut in half.
 """
 
 from __future__ import annotations
@@ -27,12 +31,20 @@ _Entry = tuple[Binding, bool, str]
 
 
 class ContextFooter(Footer):
+    def __init__(
+        self, *, screen_keys_here: bool = False, compact: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(id=id, compact=compact)
+        # True on a screen whose own keys are its actions (settings, sessions); the research
+        # screen's own keys (pane jumps, ask) are global there.
+        self.screen_keys_here = screen_keys_here
+
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
         focused = self.screen.focused
-        # The focused widget and its ancestors up to (not including) the screen: "here".
-        here: set[DOMNode] = set()
+        # The focused widget and its ancestors up to the screen: "here".
+        here: set[DOMNode] = {self.screen} if self.screen_keys_here else set()
         node: DOMNode | None = focused
         while node is not None and node is not self.screen:
             here.add(node)
@@ -84,6 +96,9 @@ class ContextFooter(Footer):
 
         for spare in SPARE:
             if needed(entries) - 1 <= width:
-                break
+                return entries
             entries = [entry for entry in entries if entry[0].id != spare]
+        # Still too wide: drop from the end, keeping the last key (help).
+        while len(entries) > 2 and needed(entries) - 1 > width:
+            del entries[-2]
         return entries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -13,8 +14,9 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select
 
-from tui.presentation import one_line, source_domain
-from tui.throttle import Throttle
+from tui.presentation.formatting import counted, one_line, source_domain
+from tui.presentation.labels import unit_label
+from tui.view.throttle import Throttle
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
@@ -70,9 +72,13 @@ class LedgerPane(Vertical):
             super().__init__()
             self.record_id = record_id
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, unit_title: Callable[[str], str] | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.border_title = "3 Evidence ledger"
+        # A unit's title by its id, for the line under the table ("" when unknown).
+        self._unit_title = unit_title or (lambda _: "")
         self._records: list[EvidenceRecord] = []
         self._domains: set[str] = set()
         self._text_filter = ""
@@ -158,7 +164,7 @@ class LedgerPane(Vertical):
             self._domain_refresh.request()
         if self._sort_column is not None:
             self._resort.request()
-        self.border_subtitle = f"{len(self._records)} records"
+        self.border_subtitle = counted(len(self._records), "record")
 
     def clear(self) -> None:
         self._generation += 1
@@ -179,7 +185,7 @@ class LedgerPane(Vertical):
         return (
             one_line(record.claim, 160),
             one_line(", ".join(self._domains_of[record.id]), _DOMAINS_WIDTH),
-            record.research_unit_id.removeprefix("unit-"),
+            unit_label(record.research_unit_id) if record.research_unit_id else "",
             f"{record.confidence:.2f}{noted}",
         )
 
@@ -189,7 +195,8 @@ class LedgerPane(Vertical):
         ):
             return False
         if self._text_filter:
-            haystack = " ".join((record.claim, *record.source_urls, record.research_unit_id))
+            unit = record.research_unit_id
+            haystack = " ".join((record.claim, *record.source_urls, unit, unit_label(unit)))
             return self._text_filter in haystack.casefold()
         return True
 
@@ -217,7 +224,7 @@ class LedgerPane(Vertical):
         shown = table.row_count
         total = len(self._records)
         self.border_subtitle = (
-            f"{shown} of {total} records" if shown != total else f"{total} records"
+            f"{shown} of {counted(total, 'record')}" if shown != total else counted(total, "record")
         )
         self.update_preview()
 
@@ -233,7 +240,9 @@ class LedgerPane(Vertical):
         text = Text(one_line(record.claim, 2000))
         figures = [", ".join(self._domains_of.get(record.id, ())) or "no source"]
         if record.research_unit_id:
-            figures.append(f"unit {record.research_unit_id.removeprefix('unit-')}")
+            unit = f"unit {unit_label(record.research_unit_id)}"
+            title = self._unit_title(record.research_unit_id)
+            figures.append(f"{unit}: {one_line(title, 80)}" if title else unit)
         figures.append(f"confidence {record.confidence:.2f}")
         if record.contradiction_or_uncertainty:
             figures.append("uncertain: " + one_line(record.contradiction_or_uncertainty, 400))

@@ -11,13 +11,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.track_fields import EditResult, TrackFields
+from tui.view.track_fields import EditResult, TrackFields
 from tui.widgets.track_editor import TrackEditor
 
 if TYPE_CHECKING:
     # The schema loads with the first plan, not with the first frame.
     from engine.schemas import PlanDecision, ResearchPlan
-    from tui.plan_draft import PlanDraft
+    from tui.view.plan_draft import PlanDraft
 
 _REVIEW_ACTIONS = {
     "cursor_up",
@@ -92,7 +92,7 @@ class PlanPane(Vertical, can_focus=True):
     def show_plan(
         self, plan: ResearchPlan, *, revision: int, reviewing: bool, note: str = ""
     ) -> None:
-        from tui.plan_draft import PlanDraft
+        from tui.view.plan_draft import PlanDraft
 
         was_editing = self._editor is not None
         self.draft = PlanDraft(plan)
@@ -138,7 +138,7 @@ class PlanPane(Vertical, can_focus=True):
         """Planning progress: what the engine is doing before (or while revising) a plan."""
         if not phase:
             return
-        from tui.labels import phase_label
+        from tui.presentation.labels import phase_label
 
         if self.draft is None:
             self.query_one("#plan-summary", Static).update(

@@ -12,17 +12,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from tui.citations import CITATION_LINK_PREFIX, CitationMark, citation_marks, link_citations
-from tui.labels import verification_reason_label
-from tui.presentation import one_line
-from tui.report_spans import Highlighter, Span, citation_spans, search_spans
+from tui.presentation.formatting import counted, one_line
+from tui.presentation.labels import verification_reason_label
+from tui.view.citations import CITATION_LINK_PREFIX, CitationMark, citation_marks, link_citations
+from tui.view.report_spans import Highlighter, Span, citation_spans, search_spans
 
 _SUPPORT_STYLES = {"supported": "green", "weak": "yellow", "unsupported": "bold red"}
 _WORDS = re.compile(r"[a-z0-9_]{3,}")
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 if TYPE_CHECKING:
@@ -196,11 +192,11 @@ class ReportPane(Vertical, can_focus=True):
             claims = report.claims
             supported = sum(1 for claim in claims if claim.status == "supported")
             support = (
-                f" · {supported}/{_count(len(claims), 'sentence')} supported" if claims else ""
+                f" · {supported}/{counted(len(claims), 'sentence')} supported" if claims else ""
             )
             status.update(
                 Text(
-                    f"{_count(len(self.marks), 'citation')}{support} · ] next · [ previous · "
+                    f"{counted(len(self.marks), 'citation')}{support} · ] next · [ previous · "
                     "Enter opens"
                     f"{reason}",
                     style="dim",

@@ -9,14 +9,17 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.elapsed import format_elapsed
-from tui.labels import gate_status_label, phase_label
-from tui.presentation import format_tokens, one_line
+from tui.presentation.formatting import counted, format_tokens, fraction, one_line
+from tui.presentation.labels import gate_status_label, phase_label
+from tui.view.elapsed import format_elapsed
 
 if TYPE_CHECKING:
     from engine.events import RuntimeProgress, UsageUpdated
 
 _GATE_STYLE = {"pass": "bold green", "retry": "bold yellow", "none": "dim"}
+# What leaves a line too long for the terminal, first to last; the phase, the elapsed time and
+# the gate stay.
+_DROP_ORDER = ("name", "tokens", "model", "documents")
 
 
 class StatusHeader(Vertical):
@@ -102,48 +105,80 @@ class StatusHeader(Vertical):
         self._render_line()
 
     def status_text(self) -> Text:
-        line = Text.assemble(("deepresearch", "bold"))
-        line.append("  phase ", style="dim")
-        line.append(self._phase or "idle", style="bold")
+        """The whole line: every fact reported so far."""
+        return Text("  ").join(text for _, text in self._segments())
+
+    def fitted_text(self, width: int) -> Text:
+        """The line in `width` cells: the least needed facts go whole (the app's name, then
+        tokens, the model call, the documents index) rather than one being cut mid-word."""
+        segments = self._segments()
+        for drop in _DROP_ORDER:
+            line = Text("  ").join(text for _, text in segments)
+            if line.cell_len <= width:
+                return line
+            segments = [(name, text) for name, text in segments if name != drop]
+        return Text("  ").join(text for _, text in segments)
+
+    def _segments(self) -> list[tuple[str, Text]]:
+        phase = Text.assemble(("phase ", "dim"), (self._phase or "idle", "bold"))
+        segments = [("name", Text("deepresearch", style="bold")), ("phase", phase)]
         if self._elapsed is not None:
-            # Beside the phase: the line is cut at the terminal's edge, and at 80 columns the
-            # gate's counts would push the time off it.
-            line.append("  elapsed ", style="dim")
-            line.append(format_elapsed(self._elapsed, final=self._elapsed_final))
+            # Beside the phase: at 80 columns the gate's counts would push the time off the line.
+            elapsed = format_elapsed(self._elapsed, final=self._elapsed_final)
+            segments.append(("elapsed", Text.assemble(("elapsed ", "dim"), elapsed)))
         if self._documents:
-            line.append(f"  {self._documents}", style="italic")
+            segments.append(("documents", Text(self._documents, style="italic")))
         if self._model_call:
-            line.append(f"  {one_line(self._model_call, 60)}", style="italic")
+            segments.append(("model", Text(one_line(self._model_call, 60), style="italic")))
+        evidence = self._evidence_text()
+        if evidence is not None:
+            segments.append(("evidence", evidence))
+        if self._usage is not None:
+            segments.append(("tokens", self._usage_text(self._usage)))
+        return segments
+
+    def _evidence_text(self) -> Text | None:
+        """The gate's counts against its thresholds, or the ledger's counts before any gate."""
         progress = self._progress
         records, domains = self._evidence or (0, 0)
-        if progress is not None:
-            # The ledger may be ahead of the supervisor's last report: show the larger count.
-            records = max(records, progress.evidence_record_count)
-            domains = max(domains, progress.source_domain_count)
-            line.append("  gate ", style="dim")
-            line.append(
-                f"{records}/{progress.min_evidence_records} records"
-                f" · {domains}/{progress.min_source_domains} domains · "
-            )
-            status = progress.quality_gate_status
-            line.append(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
-            if progress.quality_gate_reason:
-                line.append(f" ({one_line(progress.quality_gate_reason, 60)})", style="italic")
-        elif self._evidence is not None:
-            line.append("  evidence ", style="dim")
-            line.append(f"{records} records · {domains} domains")
-        if self._usage is not None:
-            total_in, total_out = self._usage.total_input_tokens, self._usage.total_output_tokens
-            line.append("  tokens ", style="dim")
-            line.append(f"{format_tokens(total_in)} in · {format_tokens(total_out)} out")
-            # Imported here: usage only arrives once a session runs, after the first frame.
-            from engine.progress_text import describe_spend
+        if progress is None:
+            if self._evidence is None:
+                return None
+            counts = f"{counted(records, 'record')} · {counted(domains, 'domain')}"
+            return Text.assemble(("evidence ", "dim"), counts)
+        # The ledger may be ahead of the supervisor's last report: show the larger count.
+        records = max(records, progress.evidence_record_count)
+        domains = max(domains, progress.source_domain_count)
+        text = Text.assemble(
+            ("gate ", "dim"),
+            f"{fraction(records, progress.min_evidence_records, 'record')}"
+            f" · {fraction(domains, progress.min_source_domains, 'domain')} · ",
+        )
+        status = progress.quality_gate_status
+        text.append(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
+        if progress.quality_gate_reason:
+            text.append(f" ({one_line(progress.quality_gate_reason, 60)})", style="italic")
+        return text
 
-            line.append(describe_spend(self._usage))
-        return line
+    @staticmethod
+    def _usage_text(usage: UsageUpdated) -> Text:
+        # Imported here: usage only arrives once a session runs, after the first frame.
+        from engine.progress_text import describe_spend
+
+        total_in, total_out = usage.total_input_tokens, usage.total_output_tokens
+        return Text.assemble(
+            ("tokens ", "dim"),
+            f"{format_tokens(total_in)} in · {format_tokens(total_out)} out",
+            describe_spend(usage),
+        )
+
+    def on_resize(self) -> None:
+        self._render_line()
 
     def _render_line(self) -> None:
         # Not `is_mounted`: that is still False inside `on_mount`, which left the line blank
         # until the first session event. The child exists as soon as compose has run.
         for line in self.query("#status-line").results(Static):
-            line.update(self.status_text())
+            # Before the first layout there is no width yet: the whole line.
+            width = line.size.width or 10_000
+            line.update(self.fitted_text(width))

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from tui.track_fields import TrackFields
+from tui.view.track_fields import TrackFields
 
 
 class TrackEditor(Vertical):

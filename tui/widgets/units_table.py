@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable
 
-from tui.labels import unit_status_label
-from tui.presentation import format_duration, one_line
+from tui.presentation.formatting import counted, format_duration, one_line
+from tui.presentation.labels import unit_label, unit_status_label
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
@@ -87,15 +87,16 @@ class UnitsTable(FitColumnsTable):
 
     @staticmethod
     def preview_text(unit: ResearchUnitSummary) -> Text:
-        """The row in full: failure reason, track title, then its figures."""
-        text = Text()
+        """The row in full: the unit's short name (the ledger's Unit column), failure reason,
+        track title, then its figures."""
+        text = Text(f"unit {unit_label(unit.id)} · ", style="dim")
         if unit.failure_reason:
             text.append(one_line(unit.failure_reason, 400), style="red")
             text.append(" · ", style="dim")
         text.append(unit_title(unit.topic), style="bold")
         figures = [
             unit_status_label(unit.status),
-            f"{unit.tool_call_count} tool call{'s' if unit.tool_call_count != 1 else ''}",
+            counted(unit.tool_call_count, "tool call"),
             f"{unit.evidence_count} evidence",
         ]
         if unit.duration_seconds is not None:

@@ -34,6 +34,7 @@ from engine.models.compat.normalize import (
     strip_reasoning,
     unescape_entities,
     unescape_values,
+    unwrap_schema_shape,
 )
 from engine.models.compat.profile import ModelProfile, StructuredMethod
 from engine.models.compat.prompted_tools import render_conversation
@@ -118,6 +119,7 @@ def normalized(reply: AIMessage, tool_names: Sequence[str]) -> AIMessage:
     if tool_names and not calls:
         parsed = parse_text_tool_calls(text, tool_names)
         text, calls = parsed.text, parsed.tool_calls
+    calls = [{**call, "args": unwrap_schema_shape(call["args"])} for call in calls]
     return reply.model_copy(
         update={
             "content": text,

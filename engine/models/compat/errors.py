@@ -70,24 +70,45 @@ def describe_failure(exc: BaseException) -> tuple[str, bool]:
     """A short reason for `exc` and whether trying again later could help."""
     code = status_code(exc)
     name = type(exc).__name__
+    refused = _refusal(code, name)
+    if refused is not None:
+        return refused
+    if is_context_overflow(exc):
+        return "refused a prompt longer than its context window (MODEL_MAX_INPUT_TOKENS)", False
+    if code is not None:
+        return _http_failure(code)
+    return _transport_failure(exc, name)
+
+
+def _refusal(code: int | None, name: str) -> tuple[str, bool] | None:
+    """The server refused the caller: its key, the model or path, or the request rate."""
     if code in (401, 403) or "Authentication" in name or "PermissionDenied" in name:
         return "refused the API key (OPENAI_API_KEY)", False
     if code == 404:
         return "does not know this model or path (check *_MODEL and *_BASE_URL)", False
     if code == 429 or "RateLimit" in name:
         return "is rate limiting requests", True
-    if is_context_overflow(exc):
-        return "refused a prompt longer than its context window (MODEL_MAX_INPUT_TOKENS)", False
-    if code is not None and 500 <= code < 600:
+    return None
+
+
+def _http_failure(code: int) -> tuple[str, bool]:
+    if 500 <= code < 600:
         return f"failed with HTTP {code} on every attempt", True
-    if code is not None:
-        return f"rejected the request (HTTP {code})", False
-    if "Timeout" in name or isinstance(exc, TimeoutError):
-        return "did not answer in time (LLM_TIMEOUT_SECONDS)", True
-    if "Connection" in name or isinstance(exc, ConnectionError):
-        return "cannot be reached", True
-    if "CutShort" in name:
-        return "stopped answering midway (is another client using the server?)", True
-    if "Empty" in name:
-        return "returned no answer", True
+    return f"rejected the request (HTTP {code})", False
+
+
+# Failures without an HTTP status, by a word of the exception's class name (or its class).
+_TRANSPORT_FAILURES: tuple[tuple[str, type[BaseException] | None, str], ...] = (
+    ("Timeout", TimeoutError, "did not answer in time (LLM_TIMEOUT_SECONDS)"),
+    ("Connection", ConnectionError, "cannot be reached"),
+    ("CutShort", None, "stopped answering midway (is another client using the server?)"),
+    ("Empty", None, "returned no answer"),
+)
+
+
+def _transport_failure(exc: BaseException, name: str) -> tuple[str, bool]:
+    """No answer, or no whole one: each is worth trying again later."""
+    for word, kind, reason in _TRANSPORT_FAILURES:
+        if word in name or (kind is not None and isinstance(exc, kind)):
+            return reason, True
     return f"failed ({name})", True

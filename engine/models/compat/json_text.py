@@ -21,19 +21,11 @@ def _balanced_spans(text: str, opener: str, closer: str) -> list[str]:
     spans: list[str] = []
     depth = 0
     start = -1
-    quote = ""
-    escaped = False
-    for index, char in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == quote:
-                quote = ""
-            continue
+    index = 0
+    while index < len(text):
+        char = text[index]
         if char in "\"'" and depth:
-            quote = char
+            index = _string_end(text, index)
         elif char == opener:
             if depth == 0:
                 start = index
@@ -42,7 +34,24 @@ def _balanced_spans(text: str, opener: str, closer: str) -> list[str]:
             depth -= 1
             if depth == 0:
                 spans.append(text[start : index + 1])
+        index += 1
     return spans
+
+
+def _string_end(text: str, start: int) -> int:
+    """Where the string opened by the quote at `start` closes (the text's end if it never does);
+    a backslash escapes the character after it."""
+    quote = text[start]
+    index = start + 1
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+        elif char == quote:
+            return index
+        else:
+            index += 1
+    return len(text)
 
 
 def _loads(candidate: str) -> Any:

@@ -87,6 +87,23 @@ def unescape_values(value: Any) -> Any:
     return value
 
 
+_SCHEMA_KEYS = frozenset({"properties", "required", "type", "title", "description"})
+
+
+def unwrap_schema_shape(args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments a model wrapped in the shape of the tool's JSON schema, unwrapped.
+
+    Small models copy the schema they were shown around their values:
+    `{"properties": {"research_topic": "…"}, "required": ["research_topic"]}` means
+    `{"research_topic": "…"}`. Left as it is, every call fails the same way and the model
+    repeats it.
+    """
+    properties = args.get("properties")
+    if isinstance(properties, dict) and set(args) <= _SCHEMA_KEYS:
+        return properties
+    return args
+
+
 def new_call_id() -> str:
     return f"call_{secrets.token_hex(6)}"
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.models.offline.facts import states_number
 from engine.models.offline.passages import LabelledSentence, labelled_sentences
 from engine.models.offline.sources import Source
 from engine.models.offline.text import SPREAD, Candidate, prose_part, quotable, rank_candidates
+
+_ONE_RE = re.compile(r"\bone\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,20 @@ def quoted_text(sentence: LabelledSentence) -> str | None:
     quoted = _quoted(sentence.text, sentence)
     if quoted is None and (prose := prose_part(sentence.text)) is not None:
         quoted = _quoted(prose, sentence)
+    if quoted is None and (lead_in := _lead_in(sentence.text)) is not None:
+        quoted = _quoted(lead_in, sentence)
     return quoted
+
+
+def _lead_in(text: str) -> str | None:
+    """A sentence that introduces a list or the sections after it ("There are ten different
+    hooks …:", "… supports the following 3 options:") and states a number of its own, as a
+    sentence ending with a full stop; None for any other text. A lead-in with no number ("…
+    as follows:") says nothing until its list does."""
+    # "One of the following:" counts nothing.
+    if not text.endswith(":") or not states_number(_ONE_RE.sub("", text)):
+        return None
+    return text[:-1].rstrip() + "."
 
 
 def _quoted(text: str, sentence: LabelledSentence) -> str | None:

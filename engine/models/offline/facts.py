@@ -33,7 +33,7 @@ _NUMBER_Q = re.compile(
 _NAME_NOUNS = (
     r"function|method|class|exception|error|module|decorator|attribute|property|option|"
     r"variable|event|symbol|helper|object|constant|parameter|argument|name|flag|file|command|"
-    r"type|signal|directory|header|field"
+    r"type|signal|directory|header|field|hook"
 )
 # A clause before the question proper: "In the queue module, which…", "When X is given data,
 # which…".
@@ -53,7 +53,9 @@ _CONSEQUENCE_Q = re.compile(
 
 _VERSION_RE = re.compile(
     r"\b(?:version|versions|since|added|introduced|new in|changed in|deprecated|removed)\b"
-    r"\D{0,30}\bv?\d+\.\d+|\bv\d+\.\d+",
+    r"\D{0,30}\bv?\d+\.\d+|\bv\d+\.\d+|"
+    # A major version alone: `fastify@6`, `Node.js v24`.
+    r"(?<=[a-z])@\d+\b|\bv\d{1,3}\b(?!\.\d)",
     re.I,
 )
 _VERSIONISH_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b|\b(?:version|python|v)\s*\d+(?:\.\d+)+", re.I)
@@ -89,7 +91,8 @@ _CONSEQUENCE_RE = re.compile(
     r"\b(?:rais(?:e|es|ed|ing)|throw(?:s|n)?|error|exception|return(?:s|ed)?|discard(?:s|ed)?|"
     r"block(?:s|ed)?|deadlock\w*|ignored?|truncat\w+|set to|exit(?:s|ed)?|fail(?:s|ed)?|"
     r"cancel\w*|replac\w+|overwrit\w+|lost|never|terminat\w+|crash\w*|warn\w*|mangl\w+|"
-    r"shared|accumulat\w+|continue|stop(?:s|ped)?|unblock\w*|wait\w*|\w+Error|\w+Exception)\b",
+    r"shared|accumulat\w+|continue|stop(?:s|ped)?|unblock\w*|wait\w*|invok\w+|not found|"
+    r"\w+Error|\w+Exception)\b",
     re.I,
 )
 
@@ -99,6 +102,11 @@ _RELEASE_NOTE_RE = re.compile(
     r"Added in:?)\s+v?\d",
     re.I,
 )
+
+
+def states_number(text: str) -> bool:
+    """Whether a text states a number, in digits or in words ("ten", "3")."""
+    return _NUMBER_RE.search(text) is not None
 
 
 def fact_kinds(question: str) -> frozenset[str]:
@@ -165,7 +173,14 @@ def _names(sentence: str, noun: str) -> list[str]:
     """The names a sentence gives; for a question that asks which exception, only exceptions;
     which function, method or decorator, only names written as calls (`reload()`, `@cache`)."""
     if noun in {"function", "method", "decorator", "helper"}:
-        return [m.group(0) for m in _CALLABLE_RE.finditer(sentence)]
+        # A name written as a call, or one the sentence calls a function or method ("the
+        # addHttpMethod method allows …").
+        called = re.compile(rf"\s+(?:{noun}|function|method)s?\b", re.I)
+        return [m.group(0) for m in _CALLABLE_RE.finditer(sentence)] + [
+            m.group(0)
+            for m in _IDENTIFIER_RE.finditer(sentence)
+            if called.match(sentence, m.end()) and m.group(0)[:1] not in "'\""
+        ]
     if noun not in {"exception", "error"}:
         return [m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)]
     return [

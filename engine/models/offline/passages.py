@@ -32,12 +32,35 @@ from engine.models.offline.text import (
 
 # A list marker inside flattened text: a dash, star or bullet between spaces, not a minus
 # or a multiplication (`16 * 1024`, `a - 1`).
-_ITEM_MARK_RE = re.compile(r"(?:^|\s)[-*•]\s+(?=[^\s\d])")
+# A plus is a list marker only where an item can start: first, or after a sentence or a label
+# ends (`pip + setuptools` is a sum).
+_ITEM_MARK_RE = re.compile(r"(?:^|\s)[-*•]\s+(?=[^\s\d])|(?:^|(?<=[.!?:])\s+)\+\s+(?=[^\s\d])")
+# HTML that Markdown pages carry inline (`<a id="x"></a>`, `<code><b>x</b></code>`, `<sup>`):
+# markup, not words. Only the tags of HTML's text-level and layout elements, so that a
+# placeholder (`<name>`) or a generic type (`Promise<void>`) is left alone.
+_HTML_TAG_RE = re.compile(
+    r"</?(?:a|abbr|b|br|code|del|details|div|em|h[1-6]|i|img|ins|kbd|mark|p|pre|s|samp|small|"
+    r"span|strong|sub|summary|sup|tt|u|var)(?:\s+[\w:-]+(?:\s*=\s*(?:\"[^\"\n]*\"|'[^'\n]*'|"
+    r"[^\s>]+))?)*\s*/?>",
+    re.I,
+)
+# A blockquote's marker, at a line's start or where a flattened quote's next line began
+# (`> Deprecated: Use … > option with …`); never a comparison (`> 5`, `>=`).
+_QUOTE_MARK_RE = re.compile(r"(?:^|(?<=\s))>(?:\s+|$)(?![\d=])", re.M)
+_QUOTE_OPEN_RE = re.compile(r"(?:^|[.!?:)]\s+|\n\s*)>\s")
+# An admonition's title inside a blockquote (`> ℹ️ Note:`, `> ⚠ Warning:`, `> **Important:**`):
+# it opens a note of its own, so the text before it has ended.
+_ADMONITION_RE = re.compile(
+    r"(?:^|(?<=\s))>\s+(?:[^\sA-Za-z>]{1,3}\s*)?(?:\*\*)?(?:Note|Warning|Important|Tip|Caution|"
+    r"Security|Info|Danger|Deprecated)(?:\*\*)?\s*:(?:\*\*)?\s*",
+    re.I,
+)
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(?P<text>\S.*)$")
-_STRONG_RE = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+# Emphasis may run over a wrapped line (`*(in order of\nexecution)*`), never over a blank one.
+_STRONG_RE = re.compile(r"\*\*(?=\S)((?:[^\n]|\n(?!\s*\n))+?)(?<=\S)\*\*")
 # `*x*`, where x may hold a file pattern's star (`*pattern='test*.py'*`).
 _EMPHASIS_RE = re.compile(
-    r"(?<![\w*])\*(?=[^\s*])((?:[^*\n]|\*(?=\.\w))*?)(?<=[^\s*])\*(?![\w*]|\.\w)"
+    r"(?<![\w*])\*(?=[^\s*])((?:[^*\n]|\n(?!\s*\n)|\*(?=\.\w))*?)(?<=[^\s*])\*(?![\w*]|\.\w)"
 )
 _BACKTICK_RE = re.compile(r"`+([^`\n]*)`+")
 _LINK_RE = re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]|\[([^\]\n]+)\]\([^)\n]*\)")
@@ -69,6 +92,11 @@ _OPTION_HEAD_RE = re.compile(
 _VERSION_NOTE_RE = re.compile(
     r"\b(?:New in version|Changed in version|Deprecated since version|Added in:?)\s+v?\d"
 )
+# A default value at the head of an entry's text, up to the sentence that follows it.
+_DEFAULT_HEAD_RE = re.compile(
+    r"^(?P<value>Default:\s+[^.!?]{1,80}?)\s+(?=(?:The|This|When|If|Defines|Sets|Set|You|A|An|"
+    r"It|Used|Whether|Function|Enables?|Disables?)\s)"
+)
 # A Markdown table's header separator, flattened or not: `|---|:---:|`.
 _TABLE_SEPARATOR_RE = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 # What a fetch shows between the passages it picked from a long page.
@@ -93,7 +121,8 @@ class LabelledSentence:
 
 
 def clean_markup(text: str) -> str:
-    """The text without emphasis, strong, code and reference-link marks."""
+    """The text without emphasis, strong, code, inline HTML and reference-link marks."""
+    text = _HTML_TAG_RE.sub(" ", text)
     text = _LINK_RE.sub(lambda m: m.group(1) or m.group(2), text)
     text = _BACKTICK_RE.sub(r"\1", text)
     text = LITERAL_LIST_RE.sub(lambda m: f"`{m.group(0).strip('`')}`", text)
@@ -215,10 +244,22 @@ class _Reader:
         return LabelledSentence(text, self.label, self.entry, owner, opens)
 
 
+def _default_first(piece: str) -> list[str]:
+    """`Default: 100 You can set …` -> `Default: 100.`, `You can set …`: a default value that
+    runs into the description after it (a list item with no full stop) is a sentence of its
+    own."""
+    match = _DEFAULT_HEAD_RE.match(piece)
+    if match is None:
+        return [piece]
+    return [match.group("value").rstrip(" ,;") + ".", piece[match.end() :]]
+
+
 def _prose(piece: str, reader: _Reader, *, followed: bool) -> list[LabelledSentence]:
     """The sentences of one list piece or paragraph, under the reader's label."""
     found: list[LabelledSentence] = []
-    parts = _version_notes(_TYPE_RE.sub("", piece))
+    parts = [
+        part for whole in _version_notes(_TYPE_RE.sub("", piece)) for part in _default_first(whole)
+    ]
     for index, part in enumerate(parts):
         sentences = split_sentences(part)
         if sentences and reader.entry and (followed or index < len(parts) - 1):
@@ -283,5 +324,20 @@ def labelled_sentences(passage: str) -> list[LabelledSentence]:
             reader.enter(_label_of(heading), entry=True)
         else:
             reader.enter(heading, entry=False)
-        found += _block_sentences(clean_markup("\n".join(lines)), reader)
+        for part in _unquoted("\n".join(lines)):
+            found += _block_sentences(clean_markup(part), reader)
     return found
+
+
+def _unquoted(block: str) -> list[str]:
+    """A block without its blockquote marks, cut where a note or warning starts; each part's
+    last sentence ends with a full stop if it had none (a note ends where the quote does)."""
+    block = _HTML_TAG_RE.sub(" ", block)
+    if not _QUOTE_OPEN_RE.search(block):
+        return [block]
+    parts = [_QUOTE_MARK_RE.sub("", part).strip() for part in _ADMONITION_RE.split(block)]
+    return [
+        part if part[-1] in ".!?:;," or part.endswith("```") else part + "."
+        for part in parts
+        if part
+    ]

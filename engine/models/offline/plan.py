@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from engine.models.offline.sources import parse_search_results
-from engine.models.offline.text import STOPWORDS, content_words, is_code_name, terms
+from engine.models.offline.text import content_words, is_code_name, is_stopword, terms
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./'-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
@@ -53,16 +53,19 @@ _LONE_PARTICIPLE_RE = re.compile(r"^[a-z]+(?:ed|ing)$")
 # "What is the numeric value".
 _ASKED_KIND = r"^\s*(?:\w+\s+)?(?:which|what)\s+(?:(?:is|are|was|were)\s+(?:the|an?)\s+)?"
 _OBJECT_QUESTION_RE = re.compile(r"^\s*(?:\w+\s+)?(?:which|what)\s+[^?]*?\b(?:does|do|did)\s", re.I)
+_FRAME_WORD_RE = re.compile(r"^happen(?:s|ed|ing)?$", re.I)
 _SINGULAR_SUBJECT_Q = re.compile(r"^\s*(?:how|why|when|where)\s+(?:does|is|was|has)\b", re.I)
 
 
 def phrases(text: str) -> list[str]:
-    """Runs of consecutive content words, original casing kept: the question's key phrases."""
+    """Runs of consecutive content words, original casing kept: the question's key phrases.
+    The words that ask "what happens" are the question's form, not its subject: no page
+    that answers it need say "happens"."""
     found: list[str] = []
     run: list[str] = []
     for token in _TOKEN_RE.findall(text):
-        lowered = token.lower().strip("'")
-        if lowered in STOPWORDS or len(lowered) < 2:
+        written = token.strip("'")
+        if is_stopword(written) or len(written) < 2 or _FRAME_WORD_RE.match(written):
             if run:
                 found.append(" ".join(run))
                 run = []

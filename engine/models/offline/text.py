@@ -25,6 +25,9 @@ tell explain describe show give find list versus vs compare compared comparison 
 differences differ different between use used using work works way ways thing things
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# A word written in capitals names something (`GET`, `HEAD`, `ALL` as a constant), even when
+# its lower case is a stopword ("get", "all").
+_CAPITALS_RE = re.compile(r"^[A-Z]{3,}$")
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 _CODE_NAME_RE = re.compile(r"\w[._]\w|[a-z][A-Z]|^[A-Z][A-Z0-9]{2,}$|^--?\w|\(\)$")
@@ -146,8 +149,20 @@ def _stem(word: str, *, plurals: bool) -> str:
                 return base + "y"
             if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeious":
                 base = base[:-1]  # cancell(ed) -> cancel, controll(ing) -> control
-            return base
-    return word
+            return _without_final_e(base) if plurals else base
+    return _without_final_e(word) if plurals else word
+
+
+def _without_final_e(word: str) -> str:
+    """`route` -> `rout`, as `routing` and `routed` become: a verb's silent e goes with -ing
+    and -ed, so the word meets its other forms (`close`, `closed`, `closing`)."""
+    return word[:-1] if word.endswith("e") and not word.endswith("ee") and len(word) >= 5 else word
+
+
+def is_stopword(written: str) -> bool:
+    """Whether a word as written carries no meaning: a stopword in any case but capitals
+    (`get` is one, the HTTP method `GET` is not)."""
+    return written.lower() in STOPWORDS and not _CAPITALS_RE.match(written)
 
 
 def content_words(text: str) -> list[str]:
@@ -171,7 +186,7 @@ def _terms(text: str) -> frozenset[str]:
     for match in _WORD_RE.finditer(text):
         written = match.group(0).rstrip(".")
         word = written.lower()
-        if word in STOPWORDS or len(word) < 2:
+        if is_stopword(written) or len(word) < 2:
             continue
         found.add(term_stem(word))
         if _NAME_JOINT_RE.search(written):
@@ -211,7 +226,7 @@ def strip_citation_marks(text: str) -> str:
 def split_sentences(text: str) -> list[str]:
     """Sentences of a passage, whitespace collapsed; lines are hard boundaries."""
     sentences: list[str] = []
-    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)", text):
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)])\s)", text):
         flat = " ".join(block.split())
         if not flat:
             continue

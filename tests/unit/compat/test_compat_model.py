@@ -123,8 +123,8 @@ async def test_a_server_that_always_cuts_its_answers_short_is_named(tmp_path: Pa
 
 
 async def test_structured_calls_report_their_tokens_to_usage_callbacks(tmp_path: Path) -> None:
-    from engine.runner import UsageTracker
     from engine.schemas import ResearchBrief
+    from engine.usage_tracker import UsageTracker
 
     tracker = UsageTracker()
     with OpenAIServer() as llm:

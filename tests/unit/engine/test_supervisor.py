@@ -175,6 +175,25 @@ async def test_a_supervisor_that_dispatches_nothing_gets_the_plan_researched(tmp
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
 
+class BrokenCallSupervisor(Scenario):
+    """A small model's supervisor: the same ConductResearch call, its topic left empty."""
+
+    def supervise(self, messages):
+        from tests.helpers.scripted_model import tool_call_message
+
+        self.supervisor_calls += 1
+        return tool_call_message("ConductResearch", {"research_topic": ""})
+
+
+async def test_a_supervisor_whose_every_call_fails_gets_the_plan_researched(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = BrokenCallSupervisor(tracks=3)
+    events = await run_approved(settings, scenario)
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    assert progress_of(events)[0].dispatched_research_units == 2
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
 async def test_the_plan_is_dispatched_only_when_nothing_was(tmp_path: Path):
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     scenario = Scenario(wave=["gamma"])

@@ -1,8 +1,11 @@
-"""The shipped eval set over docs/samples is honest: each fact is on the page it names.
+"""The eval sets are honest: each fact is on the page it names.
 
 For every question, each fact pattern must occur (case-insensitive) in the text the index
-extracts from each source page, and must not occur in the question itself, so a score on the
+extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
+
+Three sets: the shipped one over docs/samples (Python documentation, HTML), and two hold-outs
+over Markdown pages shipped beside them (Node.js API pages, Fastify reference pages).
 """
 
 from __future__ import annotations
@@ -10,20 +13,56 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from engine.tools.documents import parse_file
 from engine.tools.extract import extract_html
 
 ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = ROOT / "tests" / "fixtures" / "eval"
 SAMPLES = ROOT / "docs" / "samples"
-EVAL_SET = ROOT / "tests" / "fixtures" / "eval" / "docs_samples.jsonl"
+EVAL_SET = FIXTURES / "docs_samples.jsonl"
 
 KINDS = {"number", "version", "name", "default", "which-function", "what-happens"}
-MIN_QUESTIONS = 44
-MIN_PAGES = 20
+
+
+@dataclass(frozen=True)
+class EvalSet:
+    name: str
+    path: Path
+    pages: Path
+    min_questions: int
+    min_pages: int
+    kinds: frozenset[str]
+    # Even coverage: no kind below this share of an equal share (0 for a small hold-out).
+    min_kind_share: float
+
+
+SETS = {
+    "docs_samples": EvalSet("docs_samples", EVAL_SET, SAMPLES, 44, 20, frozenset(KINDS), 2 / 3),
+    "nodejs_holdout": EvalSet(
+        "nodejs_holdout",
+        FIXTURES / "nodejs_holdout.jsonl",
+        FIXTURES / "nodejs_pages",
+        15,
+        6,
+        frozenset(KINDS - {"version"}),
+        0.0,
+    ),
+    "fastify_holdout": EvalSet(
+        "fastify_holdout",
+        FIXTURES / "fastify_holdout.jsonl",
+        FIXTURES / "fastify_pages",
+        40,
+        8,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+}
 
 
 def load_rows(path: Path = EVAL_SET) -> list[dict]:
@@ -37,13 +76,16 @@ def load_rows(path: Path = EVAL_SET) -> list[dict]:
 
 
 @cache
-def page_text(name: str) -> str:
+def page_text(name: str, pages: Path = SAMPLES) -> str:
     """The page's text as the local index sees it (same extraction as indexing)."""
-    return extract_html((SAMPLES / name).read_text(encoding="utf-8")).text
+    path = pages / name
+    if path.suffix.lower() in (".html", ".htm"):
+        return extract_html(path.read_text(encoding="utf-8")).text
+    return "\n\n".join(chunk.text for chunk in parse_file(path, name).chunks)
 
 
-def row_problems(row: dict) -> list[str]:
-    """Everything wrong with one line of the set; empty when the line is sound."""
+def row_problems(row: dict, pages: Path = SAMPLES) -> list[str]:
+    """Everything wrong with one line of a set; empty when the line is sound."""
     problems: list[str] = []
     if set(row) - {"_line"} != {"id", "question", "expected", "kind"}:
         problems.append(f"fields are {sorted(set(row) - {'_line'})}")
@@ -51,7 +93,7 @@ def row_problems(row: dict) -> list[str]:
     question = row["question"]
     if not isinstance(question, str) or not question.strip().endswith("?"):
         problems.append("question is not a question")
-    if ".html" in question:
+    if re.search(r"\.(html?|md)\b", question):
         problems.append("question names a page")
     if row["kind"] not in KINDS:
         problems.append(f"unknown kind {row['kind']!r}")
@@ -62,8 +104,8 @@ def row_problems(row: dict) -> list[str]:
     if not 1 <= len(sources) <= 2:
         problems.append(f"{len(sources)} sources (one page, two when stated on both)")
     for source in sources:
-        if not (SAMPLES / source).is_file():
-            problems.append(f"source {source} is not in docs/samples")
+        if not (pages / source).is_file():
+            problems.append(f"source {source} is not in {pages.name}")
     if problems:
         return problems
     for fact in facts:
@@ -75,30 +117,38 @@ def row_problems(row: dict) -> list[str]:
         if pattern.search(question):
             problems.append(f"fact {fact!r} matches the question itself")
         for source in sources:
-            if not pattern.search(page_text(source)):
+            if not pattern.search(page_text(source, pages)):
                 problems.append(f"fact {fact!r} is not on {source}")
     return problems
 
 
-ROWS = load_rows()
+CASES = [(eval_set, row) for eval_set in SETS.values() for row in load_rows(eval_set.path)]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[row["id"] for row in ROWS])
-def test_each_fact_is_on_its_page_and_not_in_the_question(row):
-    assert row_problems(row) == []
+@pytest.mark.parametrize(
+    ("eval_set", "row"), CASES, ids=[f"{s.name}-{row['id']}" for s, row in CASES]
+)
+def test_each_fact_is_on_its_page_and_not_in_the_question(eval_set, row):
+    assert row_problems(row, eval_set.pages) == []
 
 
-def test_the_set_is_large_varied_and_well_formed():
-    ids = [row["id"] for row in ROWS]
-    assert len(ROWS) >= MIN_QUESTIONS
+@pytest.mark.parametrize("eval_set", SETS.values(), ids=list(SETS))
+def test_each_set_is_large_varied_and_well_formed(eval_set):
+    rows = load_rows(eval_set.path)
+    ids = [row["id"] for row in rows]
+    assert len(rows) >= eval_set.min_questions
     assert len(set(ids)) == len(ids), "duplicate ids"
-    assert len({row["question"].casefold() for row in ROWS}) == len(ROWS), "duplicate questions"
-    pages = {source for row in ROWS for source in row["expected"]["sources"]}
-    assert len(pages) >= MIN_PAGES
-    kinds = Counter(row["kind"] for row in ROWS)
-    assert set(kinds) == KINDS
-    # Even coverage: no kind has fewer than two thirds of an equal share.
-    assert min(kinds.values()) >= (2 * len(ROWS)) // (3 * len(KINDS))
+    assert len({row["question"].casefold() for row in rows}) == len(rows), "duplicate questions"
+    pages = {source for row in rows for source in row["expected"]["sources"]}
+    assert len(pages) >= eval_set.min_pages
+    kinds = Counter(row["kind"] for row in rows)
+    assert set(kinds) == eval_set.kinds
+    assert min(kinds.values()) >= int(eval_set.min_kind_share * len(rows) / len(eval_set.kinds))
+
+
+def test_the_sets_do_not_share_ids():
+    ids = [row["id"] for _, row in CASES]
+    assert len(set(ids)) == len(ids)
 
 
 def test_the_check_catches_a_fact_missing_from_its_page_or_echoed_by_the_question():
@@ -120,6 +170,15 @@ def test_the_check_catches_a_fact_missing_from_its_page_or_echoed_by_the_questio
         "expected": {"facts": ["tomllib"], "sources": ["tomllib.html"]},
         "kind": "name",
     }
+    markdown_wrong_page = {
+        "id": "x4",
+        "question": "Which logging library does the framework use?",
+        "expected": {"facts": [r"\bpino\b"], "sources": ["LTS.md"]},
+        "kind": "name",
+    }
     assert row_problems(wrong_page) == [r"fact '\\b128\\b' is not on json.html"]
     assert row_problems(echoed) == ["fact 'JSONDecodeError' matches the question itself"]
-    assert row_problems(missing_page) == ["source tomllib.html is not in docs/samples"]
+    assert row_problems(missing_page) == ["source tomllib.html is not in samples"]
+    assert row_problems(markdown_wrong_page, SETS["fastify_holdout"].pages) == [
+        r"fact '\\bpino\\b' is not on LTS.md"
+    ]

@@ -28,17 +28,18 @@ def test_precision_and_recall_of_unsupported_hold_on_the_labelled_set() -> None:
     outcome, _ = _outcomes()
     precision = outcome["tp"] / (outcome["tp"] + outcome["fp"])
     recall = outcome["tp"] / (outcome["tp"] + outcome["fn"])
-    # Figures of bench/grounding.py when the thresholds were last set (0.915 and 0.775, after
-    # negated predicates traded 0.035 of precision for 0.048 of recall); a change that trades
-    # one away shows here.
-    assert precision >= 0.91
-    assert recall >= 0.77
+    # Figures of bench/grounding.py when the checks were last changed (0.940 and 0.818, after
+    # negated predicates were read one per negation, names in swapped roles were caught and a
+    # negated possession stopped counting as a predicate); a change that trades one away
+    # shows here.
+    assert precision >= 0.93
+    assert recall >= 0.81
 
 
 def test_the_hard_checks_catch_every_kind_of_swap_they_are_for() -> None:
     _, caught = _outcomes()
     assert caught["number_swap"] >= 38  # of 40
     assert caught["version_swap"] >= 46  # of 46
-    assert caught["entity_swap"] >= 33  # of 47
-    assert caught["negation"] >= 26  # of 43
+    assert caught["entity_swap"] >= 37  # of 47
+    assert caught["negation"] >= 31  # of 43
     assert caught["wrong_passage"] >= 19  # of 33

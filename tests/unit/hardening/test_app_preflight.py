@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine.config import SettingsError, settings_from_mapping
-from tui.engine_backend import EngineBackend
-from tui.failures import describe_failure
+from tui.link.engine_backend import EngineBackend
+from tui.presentation.failures import describe_failure
 
 
 async def test_exa_without_a_key_stops_the_app_session_before_it_starts(tmp_path: Path) -> None:

@@ -62,3 +62,19 @@ def test_the_results_the_searches_rank_first_are_read_first() -> None:
     # Ranked first and second by the two searches, it beats pages whose passages share more
     # of the question's words.
     assert chosen[0].locator == "collections.html"
+
+
+def test_a_word_in_capitals_is_searched_even_when_its_lower_case_is_a_stopword() -> None:
+    # `GET` is an HTTP method; "get" is a stopword. "What happens" is the question's form.
+    topic = research.topic_of(
+        Conversation([HumanMessage("What happens to the payload of a GET request?")])
+    )
+    assert topic.queries[0].split() == ["payload", "GET", "request"]
+    assert "get" in offline_terms("Note that for GET requests, the payload is never parsed.")
+    assert "get" not in offline_terms("You can get the payload from the request.")
+
+
+def offline_terms(text: str) -> set[str]:
+    from engine.models.offline.text import terms
+
+    return terms(text)

@@ -143,3 +143,27 @@ def test_underscore_emphasis_is_quoted_as_the_source_has_it() -> None:
         "If an EventEmitter does _not_ have at least one listener registered for the 'error' "
         "event, the error is thrown."
     )
+
+
+def test_a_lead_in_that_states_a_number_is_quoted_before_its_list() -> None:
+    passage = (
+        "There are ten different hooks that you can use in Request/Reply *(in order of\n"
+        "execution)*:\n\n### onRequest\nThe first hook of the lifecycle runs on every request."
+    )
+    assert (
+        "There are ten different hooks that you can use in Request/Reply "
+        "(in order of execution)." in _quotes(passage)
+    )
+    # A lead-in that counts nothing says nothing until its list does.
+    assert not any("follows" in q for q in _quotes("The logger can be used as follows:\n\n- a"))
+    assert not any(
+        "following" in q
+        for q in _quotes("You can set one of the following values for the option:\n\n- a")
+    )
+
+
+def test_emphasis_over_a_wrapped_line_is_dropped() -> None:
+    assert clean_markup("use in it *(in order of\nexecution)*:") == (
+        "use in it (in order of\nexecution):"
+    )
+    assert clean_markup("a **strong\nword** here") == "a strong\nword here"

@@ -12,7 +12,7 @@ from engine.events import (
     ResearchUnitUpdated,
     RuntimeProgress,
 )
-from tui.bridge import (
+from tui.link.bridge import (
     MAX_ITEMS_PER_MESSAGE,
     EventBridge,
     EvidenceArrived,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tui.throttle import Throttle
+from tui.view.throttle import Throttle
 
 
 class FakeTimer:

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.backend import DoctorSummary
+from tui.link.backend import DoctorSummary
 
 if TYPE_CHECKING:
     from engine.config import Settings

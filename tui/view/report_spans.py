@@ -3,7 +3,7 @@
 The Markdown widget renders the report as blocks (headings, paragraphs, list items). A span is
 a stretch of one block's text; the reader scrolls to the block and highlights the stretch. The
 rendered text keeps every `[n]` as it was written, so citations are found in the same reading
-order as `tui.citations.citation_marks` finds them in the source.
+order as `tui.view.citations.citation_marks` finds them in the source.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tui.citations import MARKER, SOURCES_HEADING
+from tui.view.citations import MARKER, SOURCES_HEADING
 
 if TYPE_CHECKING:
     from textual.content import Content

@@ -1,6 +1,6 @@
 """What the app needs from the engine, as one protocol the tests can replace.
 
-The real implementation (`tui.engine_backend.EngineBackend`) imports the engine's heavy modules
+The real implementation (`tui.link.engine_backend.EngineBackend`) imports the engine's heavy modules
 only inside its methods, which the app calls from workers, so the first frame is drawn with
 Textual alone.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from engine.schemas import ResearchPlan, ResearchTrack
-from tui.track_fields import QUERY_SEPARATOR, EditResult, TrackFields
+from tui.view.track_fields import QUERY_SEPARATOR, EditResult, TrackFields
 
 __all__ = ["QUERY_SEPARATOR", "EditResult", "PlanDraft", "TrackFields", "describe_validation_error"]
 

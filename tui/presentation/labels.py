@@ -68,3 +68,14 @@ def verification_reason_label(reason: str) -> str:
 
 def gate_status_label(status: str) -> str:
     return GATE_STATUSES.get(status, _plain(status))
+
+
+def unit_label(unit_id: str) -> str:
+    """A research unit's short name, the same in every pane: "3" for `unit-3`, "2.1" for a
+    follow-up's `unit-2.1`, "Q1" for the quick answer `quick-1` (N: the session's Nth run)."""
+    kind, _, number = unit_id.partition("-")
+    if kind == "unit" and number:
+        return number
+    if kind == "quick" and number:
+        return f"Q{number}"
+    return unit_id

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from textual.message import Message
 from textual.message_pump import MessagePump
@@ -24,7 +24,6 @@ from engine.events import (
     ClarificationRequested,
     Event,
     EvidenceAdded,
-    MetricRecorded,
     ModelCallProgress,
     ModelSwitched,
     PhaseChanged,
@@ -239,6 +238,46 @@ class StreamClosed(EngineMessage):
         self.cancelled = cancelled
 
 
+def _model_switched(event: ModelSwitched) -> EngineMessage:
+    """Said where the model call's progress is: which model now answers, and why."""
+    detail = (
+        f"{event.from_model} {event.reason}; {event.to_model} at {event.to_endpoint} takes over"
+    )
+    switched = ModelCallProgress(
+        role=event.role, endpoint=event.to_endpoint, state="retrying", detail=detail
+    )
+    return ModelCallUpdated(switched)
+
+
+def _budget_reached(event: BudgetReached) -> EngineMessage:
+    return PhaseUpdated(PhaseChanged(phase="researching", detail=event.detail))
+
+
+def _report_reviewed(event: ReportReviewed) -> EngineMessage:
+    """The writing phase goes on; the header says which review round it is in."""
+    return PhaseUpdated(PhaseChanged(phase="writing", detail=describe_review(event)))
+
+
+# The message each event becomes, when it is not batched (evidence, tool calls, unit states).
+# An event not named here (a metric) stays in the engine's log and is not shown.
+_MESSAGE_FOR: dict[type[Event], Callable[[Any], EngineMessage]] = {
+    SessionStarted: SessionBegan,
+    PhaseChanged: PhaseUpdated,
+    ClarificationRequested: ClarificationAsked,
+    PlanProposed: PlanArrived,
+    RouteDecided: RouteChosen,
+    RuntimeProgress: ProgressUpdated,
+    UsageUpdated: UsageChanged,
+    ModelCallProgress: ModelCallUpdated,
+    ModelSwitched: _model_switched,
+    BudgetReached: _budget_reached,
+    ReportReviewed: _report_reviewed,
+    ReportReady: ReportArrived,
+    RunFailed: RunFailedNotice,
+    RunFinished: RunEnded,
+}
+
+
 class EventBridge:
     """Posts one message (or one batch wake-up) per engine event to a target screen."""
 
@@ -280,46 +319,9 @@ class EventBridge:
                 self._tool_calls.add(event)
             case ResearchUnitUpdated(unit=unit):
                 self._units.add(unit, key=unit.id)
-            case RuntimeProgress():
-                return ProgressUpdated(event)
-            case UsageUpdated():
-                return UsageChanged(event)
-            case ModelCallProgress():
-                return ModelCallUpdated(event)
-            case ModelSwitched():
-                # Said where the model call's progress is: which model now answers, and why.
-                detail = (
-                    f"{event.from_model} {event.reason}; {event.to_model} at "
-                    f"{event.to_endpoint} takes over"
-                )
-                switched = ModelCallProgress(
-                    role=event.role, endpoint=event.to_endpoint, state="retrying", detail=detail
-                )
-                return ModelCallUpdated(switched)
-            case BudgetReached():
-                return PhaseUpdated(PhaseChanged(phase="researching", detail=event.detail))
-            case SessionStarted():
-                return SessionBegan(event)
-            case PhaseChanged():
-                return PhaseUpdated(event)
-            case ReportReviewed():
-                # The writing phase goes on; the header says which review round it is in.
-                detail = describe_review(event)
-                return PhaseUpdated(PhaseChanged(phase="writing", detail=detail))
-            case ClarificationRequested():
-                return ClarificationAsked(event)
-            case PlanProposed():
-                return PlanArrived(event)
-            case RouteDecided():
-                return RouteChosen(event)
-            case ReportReady():
-                return ReportArrived(event)
-            case RunFailed():
-                return RunFailedNotice(event)
-            case RunFinished():
-                return RunEnded(event)
-            case MetricRecorded():
-                return None
+            case _:
+                make = _MESSAGE_FOR.get(type(event))
+                return make(event) if make is not None else None
         return None
 
     async def pump(self, stream: AsyncIterator[Event]) -> None:

@@ -1,6 +1,6 @@
 """One plan track as the person types it, and the verdict on an edit (no engine imports).
 
-Kept apart from `tui.plan_draft`, which validates with the engine's schema, so the plan
+Kept apart from `tui.view.plan_draft`, which validates with the engine's schema, so the plan
 widgets load with the first frame while the schema loads with the first plan.
 """
 

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from tui.presentation import format_clock
+from tui.presentation.formatting import format_clock
 
 if TYPE_CHECKING:
-    from engine.events import Event
+    from engine.events import Event, ResearchUnitSummary
 
 _ENDED_PHASES = {"done", "cancelled", "failed"}
 
@@ -47,40 +47,51 @@ def stored_elapsed(events: Iterable[Event], created_at: str, updated_at: str) ->
     started and when it last changed status (its end, for an ended session). Its units' finish
     times are finer: they lengthen the span when the row's whole seconds would shorten it.
     """
-    from engine.events import (
-        PhaseChanged,
-        ResearchUnitUpdated,
-        RunFailed,
-        RunFinished,
-        RuntimeProgress,
-        SessionStarted,
-    )
+    last_finish = _last_question_finish(events)
+    if last_finish is None:
+        return None
+    start, end = _wall(created_at), _wall(updated_at)
+    if start is None or end is None:
+        return None
+    if last_finish:
+        end = max(end, last_finish)
+    return max(0.0, end - start)
+
+
+def _last_question_finish(events: Iterable[Event]) -> float | None:
+    """The latest unit finish of the session's one question (0.0: no unit finished), or None
+    when the session asked more than one question or its question has not ended."""
+    from engine.events import SessionStarted
 
     questions, ended = 0, False
-    last: float | None = None
+    last = 0.0
     for event in events:
         if isinstance(event, SessionStarted):
             ended = False
             if not event.resumed:
                 questions += 1
-                last = None  # only the last question's units count
-        elif isinstance(event, RunFinished | RunFailed) or (
-            isinstance(event, PhaseChanged) and event.phase in _ENDED_PHASES
-        ):
+                last = 0.0  # only the last question's units count
+        elif _ends_a_run(event):
             ended = True
-        units = []
-        if isinstance(event, ResearchUnitUpdated):
-            units = [event.unit]
-        elif isinstance(event, RuntimeProgress):
-            units = list(event.research_units)
-        for unit in units:
+        for unit in _units_in(event):
             if unit.finished_at is not None:
-                last = unit.finished_at if last is None else max(last, unit.finished_at)
-    if not ended or questions != 1:
-        return None
-    start, end = _wall(created_at), _wall(updated_at)
-    if start is None or end is None:
-        return None
-    if last is not None:
-        end = max(end, last)
-    return max(0.0, end - start)
+                last = max(last, unit.finished_at)
+    return last if ended and questions == 1 else None
+
+
+def _ends_a_run(event: Event) -> bool:
+    from engine.events import PhaseChanged, RunFailed, RunFinished
+
+    return isinstance(event, RunFinished | RunFailed) or (
+        isinstance(event, PhaseChanged) and event.phase in _ENDED_PHASES
+    )
+
+
+def _units_in(event: Event) -> list[ResearchUnitSummary]:
+    from engine.events import ResearchUnitUpdated, RuntimeProgress
+
+    if isinstance(event, ResearchUnitUpdated):
+        return [event.unit]
+    if isinstance(event, RuntimeProgress):
+        return list(event.research_units)
+    return []

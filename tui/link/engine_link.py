@@ -18,13 +18,13 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.worker import Worker
 
-from tui.failures import describe_failure
+from tui.presentation.failures import describe_failure
 
 if TYPE_CHECKING:
     from engine.events import Event
     from engine.protocol import SessionDriver
-    from tui.backend import Backend
-    from tui.bridge import EventBridge
+    from tui.link.backend import Backend
+    from tui.link.bridge import EventBridge
 
 # How long a cancelled engine may take to wind down before its worker is cancelled outright.
 CANCEL_GRACE_SECONDS = 10.0
@@ -135,7 +135,7 @@ class EngineLink:
     def run(self, call: DriverCall, target: MessagePump) -> Worker[None]:
         """Run one driver call; a newer call replaces a running one."""
         # The bridge loads the event models: imported with the first call, not the first frame.
-        from tui.bridge import EventBridge
+        from tui.link.bridge import EventBridge
 
         if self._opened is None:
             self.open(self.session_id)
@@ -153,7 +153,7 @@ class EngineLink:
     async def _run_call(
         self, call: DriverCall, opened: asyncio.Future[SessionDriver], bridge: EventBridge
     ) -> None:
-        from tui.bridge import StreamClosed
+        from tui.link.bridge import StreamClosed
 
         target = bridge.target
         try:

@@ -50,3 +50,13 @@ def one_line(text: str, limit: int = 200) -> str:
     """Collapse whitespace so a table cell stays one row; cut long text with an ellipsis."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """ "1 record", "2 records": a count with its noun in agreement."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def fraction(done: int, target: int, noun: str) -> str:
+    """ "3/5 records", "0/1 domain": a count toward a target, the noun agreeing with the target."""
+    return f"{done}/{counted(target, noun)}"

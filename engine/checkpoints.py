@@ -1,0 +1,68 @@
+"""Where a session's checkpoints live: SQLite in DATA_DIR, or PostgreSQL when CHECKPOINT_URL is set.
+
+The session id is the LangGraph thread id, so whichever process opens the store next resumes
+where the last one stopped. A store that cannot be opened is a `CheckpointStoreError` whose
+message names the setting, never the URL (it may hold a password).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from engine.config import Settings, SettingsError
+
+POSTGRES_POOL_SIZE = 8
+POSTGRES_CONNECT_SECONDS = 10.0
+
+
+class CheckpointStoreError(SettingsError):
+    """The configured checkpoint store cannot be used; the message names the setting (the
+    command line prints it as one line, exit code 2)."""
+
+
+@contextlib.asynccontextmanager
+async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
+    """Where checkpoints live: PostgreSQL when CHECKPOINT_URL is set, else SQLite in DATA_DIR.
+
+    PostgreSQL is shared by every worker of a deployment, so any of them can continue any
+    session; its tables are created on first use (`setup()` is idempotent).
+    """
+    if settings.checkpoint_url is None:
+        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
+            # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of
+            # the WAL instead of at every commit. A killed process still loses nothing
+            # committed (only a power cut could take the last steps back), and no step waits
+            # for a disk flush.
+            await saver.conn.execute("PRAGMA synchronous=NORMAL")
+            yield saver
+        return
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    from psycopg.rows import dict_row
+    from psycopg_pool import AsyncConnectionPool
+
+    pool = AsyncConnectionPool(
+        settings.checkpoint_url.get_secret_value(),
+        min_size=1,
+        max_size=POSTGRES_POOL_SIZE,
+        open=False,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    try:
+        await pool.open(wait=True, timeout=POSTGRES_CONNECT_SECONDS)
+    except Exception as exc:
+        await pool.close()
+        # Named without the URL, which may hold a password.
+        raise CheckpointStoreError(
+            f"CHECKPOINT_URL: PostgreSQL does not answer ({type(exc).__name__}); check the "
+            "server and the URL, or unset CHECKPOINT_URL to keep checkpoints in DATA_DIR"
+        ) from None
+    try:
+        saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type,assignment]
+        await saver.setup()
+        yield saver
+    finally:
+        await pool.close()

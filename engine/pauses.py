@@ -1,0 +1,48 @@
+"""What a paused session says: the events that announce the graph's interrupts, and the status
+the session index records for them.
+
+The interrupting nodes (engine.nodes.scope) pause with a `{"kind": …}` value; the runner reads
+the pending ones from the checkpoint after a leg's stream ends, so each pause is announced once,
+and again by `resume()`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import ClarificationRequested, Event, PhaseChanged, PlanProposed
+from engine.protocol import SessionStatus
+from engine.schemas import ResearchPlan
+
+
+def pause_events(interrupts: Any) -> list[Event]:
+    """The events that announce the graph's pending interrupts, each after its phase.
+
+    The phase is announced here, not by the interrupting node: that node re-runs from the top
+    when it is resumed, and would enter the phase a second time.
+    """
+    events: list[Event] = []
+    for item in interrupts or ():
+        value = getattr(item, "value", item)
+        if not isinstance(value, dict):
+            continue
+        if value.get("kind") == "clarification":
+            events.append(PhaseChanged(phase="clarifying"))
+            events.append(ClarificationRequested(question=str(value.get("question", ""))))
+        elif value.get("kind") == "plan_review" and value.get("plan"):
+            events.append(PhaseChanged(phase="plan_review"))
+            events.append(
+                PlanProposed(
+                    plan=ResearchPlan.model_validate(value["plan"]),
+                    revision=max(1, int(value.get("revision") or 1)),
+                    rejected_edit_reason=value.get("rejected_edit_reason"),
+                )
+            )
+    return events
+
+
+def pause_status(events: list[Event]) -> SessionStatus:
+    """The index status of a session paused with `events`: a question to answer, else a plan."""
+    if any(isinstance(event, ClarificationRequested) for event in events):
+        return "awaiting_clarification"
+    return "awaiting_plan_review"

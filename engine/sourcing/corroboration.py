@@ -1,0 +1,143 @@
+"""Cite a second page where the quick answer's sentence is stated by one it was shown.
+
+A small model answers from the first result that says it and cites that one number, so a
+quick answer rests on one page even when the search showed two that say the same thing. A
+reader checking the answer wants both. Each sentence that already cites a source is scored
+against the passages the model was shown from other pages, with the scorer grounding uses
+(numbers, code names and polarity checked outright); a passage that supports the sentence
+adds its number. Only pages the search returned are ever cited, so the verifier keeps them,
+and a passage that merely shares words is never enough.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.citations.sections import parse_sources_section
+from engine.grounding.names import code_names
+from engine.grounding.score import score_claim
+from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
+
+# Per sentence: a second and a third page are corroboration; more is clutter.
+MAX_ADDED_PER_SENTENCE = 2
+# Stricter than grounding's "supported": the sentence's own source already vouches for it;
+# another page is added only when it says nearly all of it.
+CORROBORATES_AT = 0.8
+_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
+_MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+
+
+def _page(locator: str) -> str:
+    """The page a locator names: two sections or anchors of one page are one page."""
+    return locator.split("#", 1)[0].rstrip("/")
+
+
+def _listed_consistently(answer: str, catalog: SourceCatalog) -> dict[int, str] | None:
+    """The numbers the answer's own references list, when they agree with the catalog.
+
+    None when the answer lists a catalog number at another page: its numbering is its own,
+    and a number added from the catalog would name the wrong source.
+    """
+    listed: dict[int, str] = {}
+    for entry in parse_sources_section(answer):
+        locator = entry.url or entry.key or ""
+        known = catalog.entries.get(entry.number)
+        if known is not None and _page(known[1]) != _page(locator):
+            return None
+        listed[entry.number] = locator
+    return listed
+
+
+def _names_everything(sentence: str, passage: str) -> bool:
+    """Whether the passage names every code name the sentence does: a page about another
+    function that shares the sentence's other words ("New in version 3.9") says nothing of it.
+    """
+    folded = passage.lower()
+    for name in code_names(sentence):
+        last = name.text.rsplit(".", 1)[-1]
+        if name.text not in folded and not re.search(
+            rf"(?<![\w.]){re.escape(last)}(?![\w])", folded
+        ):
+            return False
+    return True
+
+
+def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
+    cited = [number for number in cited_numbers(sentence) if number in catalog.entries]
+    if not cited:
+        return []
+    pages = {_page(catalog.entries[number][1]) for number in cited}
+    scored: list[tuple[float, int]] = []
+    for number, passage in catalog.passages.items():
+        title, locator = catalog.entries[number]
+        if _page(locator) in pages or not passage.strip():
+            continue
+        text = f"{title}. {passage}"
+        if not _names_everything(sentence, text):
+            continue
+        verdict = score_claim(sentence, [text])
+        if verdict.status == "supported" and verdict.score >= CORROBORATES_AT:
+            scored.append((verdict.score, number))
+    added: list[int] = []
+    for _score, number in sorted(scored, key=lambda item: (-item[0], item[1])):
+        page = _page(catalog.entries[number][1])
+        if page in pages:
+            continue
+        pages.add(page)
+        added.append(number)
+        if len(added) == MAX_ADDED_PER_SENTENCE:
+            break
+    return added
+
+
+def _with_numbers(sentence: str, added: list[int]) -> str:
+    """`sentence` with `added` joined to its last citation marker."""
+    last = list(_MARKER.finditer(sentence))[-1]
+    numbers = ", ".join([last.group(1), *(str(number) for number in added)])
+    return f"{sentence[: last.start()]}[{numbers}]{sentence[last.end() :]}"
+
+
+def corroborate(answer: str, catalog: SourceCatalog) -> str:
+    """`answer` with other pages that state its cited sentences cited beside them."""
+    if len(catalog.passages) < 2:
+        return answer
+    body = body_of(answer)
+    tail = answer[len(body) :]
+    listed = _listed_consistently(answer, catalog) if tail else {}
+    if listed is None:
+        return answer
+    added_anywhere: list[int] = []
+    lines = []
+    in_code = False
+    for line in body.split("\n"):
+        if line.strip().startswith("```"):
+            in_code = not in_code
+        if in_code or line.lstrip().startswith(("#", "```", "|")):
+            lines.append(line)
+            continue
+
+        def cite_more(match: re.Match[str]) -> str:
+            sentence = match.group(0)
+            added = _corroborating(sentence, catalog)
+            added_anywhere.extend(n for n in added if n not in added_anywhere)
+            return _with_numbers(sentence, added) if added else sentence
+
+        lines.append(_SENTENCE.sub(cite_more, line))
+    if not added_anywhere:
+        return answer
+    return "\n".join(lines) + _listing(tail, listed, added_anywhere, catalog)
+
+
+def _listing(tail: str, listed: dict[int, str], added: list[int], catalog: SourceCatalog) -> str:
+    """The references section with the added numbers listed, when the answer has its own
+    list that names what it was shown (an answer without one is listed from the catalog)."""
+    if not tail or not listed:
+        return tail
+    if not any(locator in tail for _, locator in catalog.entries.values()):
+        return tail  # a list of the model's own that the catalog's list will replace
+    lines = [
+        f"[{number}] {catalog.entries[number][0]} — {catalog.entries[number][1]}"
+        for number in added
+        if number not in listed
+    ]
+    return tail.rstrip("\n") + "\n" + "\n".join(lines) + "\n" if lines else tail

@@ -1,0 +1,83 @@
+"""Search results a model copies into its answer are taken back out (seen on a 1.5B model)."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from engine.shallow.graph import COPIED_ANSWER, QUOTED_INSTEAD, _finished
+from engine.sourcing.echo import without_echo
+from engine.sourcing.source_numbers import SourceCatalog
+
+JSON_TITLE = "json — JSON encoder and decoder — Basic Usage"
+QUEUE_TITLE = "queue — A synchronized queue class — Queue Objects"
+ANSWER = (
+    "If *ensure_ascii* is true (the default), the output is guaranteed to have all incoming "
+    "non-ASCII characters escaped [1]. If *ensure_ascii* is false, these characters will be "
+    "output as-is [1]."
+)
+QUEUE_PASSAGE = "Queue objects provide the public methods described below [2]."
+JSON_PAGE = ANSWER.replace(" [1]", "")
+QUEUE_PAGE = QUEUE_PASSAGE.replace(" [2]", "")
+
+
+def _catalog() -> SourceCatalog:
+    catalog = SourceCatalog({})
+    for title, locator in ((JSON_TITLE, "json.html"), (QUEUE_TITLE, "queue.html")):
+        catalog.number_for(title, locator)
+    return catalog
+
+
+def test_a_copied_result_block_and_a_repeated_paragraph_are_dropped() -> None:
+    copied = f"{ANSWER}\n\n{ANSWER}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PASSAGE}\n"
+
+    assert without_echo(copied, _catalog()) == ANSWER + "\n"
+
+
+def test_the_references_section_stays() -> None:
+    references = f"## References\n[1] {JSON_TITLE} — json.html\n"
+    copied = f"{ANSWER}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PASSAGE}\n\n{references}"
+
+    assert without_echo(copied, _catalog()) == f"{ANSWER}\n\n{references}"
+
+
+def test_an_answer_of_its_own_is_unchanged() -> None:
+    references = f"## References\n[1] {JSON_TITLE} — json.html\n"
+    answer = f"{ANSWER}\n\nIt applies to json.dump too [1].\n\n{references}"
+
+    assert without_echo(answer, _catalog()) == answer
+
+
+def test_a_bracketed_line_that_is_not_a_result_header_stays() -> None:
+    answer = f"[1] is the page that says it.\n\n{ANSWER}"
+
+    assert without_echo(answer, _catalog()) == answer
+
+
+def test_an_answer_that_is_nothing_but_copies_becomes_the_best_sentences_quoted() -> None:
+    results = ToolMessage(
+        content=(
+            f"Search results for ensure_ascii\n\n[1] {JSON_TITLE}\nDocument: json.html\n{JSON_PAGE}"
+            f"\n\n[2] {QUEUE_TITLE}\nDocument: queue.html\n{QUEUE_PAGE}"
+        ),
+        tool_call_id="call-1",
+    )
+    reply = AIMessage(content=f"[1] {JSON_TITLE}\n{JSON_PAGE}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PAGE}")
+
+    finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
+
+    assert str(finished.content).startswith(QUOTED_INSTEAD)
+    assert "non-ASCII characters escaped [1]." in str(finished.content)
+    assert "[2]" not in str(finished.content).split("## References")[0]  # off the question
+    assert "[1] json — JSON encoder and decoder — Basic Usage — json.html" in str(finished.content)
+
+
+def test_copies_of_results_with_no_sentence_to_quote_are_called_so() -> None:
+    results = ToolMessage(
+        content=f"Search results for x\n\n[1] {JSON_TITLE}\nDocument: json.html\nshort",
+        tool_call_id="call-1",
+    )
+    reply = AIMessage(content=f"[1] {JSON_TITLE}\nshort")
+
+    finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
+
+    assert finished.content == COPIED_ANSWER

@@ -1,0 +1,212 @@
+"""The research screen's updates: every bridge message becomes pane and header updates.
+
+Each handler drops a message from a session the person has left (`for_session_on_screen`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tui.link.engine_link import EngineCrashed
+from tui.link.on_screen import for_session_on_screen
+from tui.presentation.formatting import source_domain
+from tui.screens.research.base import ResearchScreenBase
+from tui.widgets.clarification_panel import ClarificationPanel
+from tui.widgets.ledger_pane import LedgerPane
+from tui.widgets.mode_toggle import ModeToggle
+from tui.widgets.plan_pane import PlanPane
+from tui.widgets.report_pane import ReportPane
+from tui.widgets.run_notice import RunNotice
+from tui.widgets.units_table import UnitsPane
+
+if TYPE_CHECKING:
+    # Annotations only: the bridge and the event models load with the first engine call.
+    from tui.link.bridge import (
+        ClarificationAsked,
+        EvidenceArrived,
+        ModelCallUpdated,
+        PhaseUpdated,
+        PlanArrived,
+        ProgressUpdated,
+        ReportArrived,
+        RouteChosen,
+        RunEnded,
+        RunFailedNotice,
+        SessionBegan,
+        StreamClosed,
+        ToolCallsLogged,
+        UnitsUpdated,
+        UsageChanged,
+    )
+    from tui.screens.unit_detail import UnitDetailScreen
+
+_ENDED_PHASES = {"done", "cancelled", "failed"}
+# Phases before a plan exists: the plan pane shows that the plan is being drafted.
+_PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
+
+
+def unit_detail_screen() -> type[UnitDetailScreen]:
+    # The detail screens load when first opened, not before the first frame.
+    from tui.screens.unit_detail import UnitDetailScreen
+
+    return UnitDetailScreen
+
+
+class EngineUpdates(ResearchScreenBase):
+    @for_session_on_screen
+    def on_session_began(self, message: SessionBegan) -> None:
+        event = message.event
+        if event.session_id != self.view.session_id and self.view.session_id:
+            self.reset()
+        self.view.session_id = event.session_id
+        self.view.question = event.question
+        self.view.offline = event.offline
+        self.view.started_at, self.view.finished_at = self.clock(), None
+        self.header.show_offline(event.offline)
+        self.header.show_elapsed(0)
+        self.sub_title = event.question
+
+    @for_session_on_screen
+    def on_phase_updated(self, message: PhaseUpdated) -> None:
+        event = message.event
+        self.view.phase, self.view.phase_detail = event.phase, event.detail
+        self.header.show_phase(event.phase, event.detail)
+        plan = self.query_one(PlanPane)
+        if event.phase != "plan_review" and plan.reviewing:
+            # The engine moved on (approved elsewhere, revised, replayed): nothing to review.
+            plan.end_review()
+        if event.phase != "plan_review":
+            self._unzoom_plan()
+        plan.show_phase(event.phase if event.phase in _PLANNING_PHASES else "")
+        self.query_one(ReportPane).show_phase(event.phase)
+        if event.phase in _ENDED_PHASES and self.view.started_at is not None:
+            self.view.finished_at = self.clock()
+            self._tick()
+
+    @for_session_on_screen
+    def on_clarification_asked(self, message: ClarificationAsked) -> None:
+        self.view.clarification = message.event.question
+        self.query_one(ClarificationPanel).ask(message.event.question)
+
+    @for_session_on_screen
+    def on_plan_arrived(self, message: PlanArrived) -> None:
+        event = message.event
+        before = self.view.plan_before_revision
+        self.view.plan, self.view.plan_revision = event.plan, event.revision
+        self.view.plan_before_revision = None
+        note = ""
+        if event.rejected_edit_reason:
+            note = f"The engine refused the edit: {event.rejected_edit_reason}"
+        elif before is not None and before == event.plan:
+            note = "The planner returned the same plan: your feedback changed nothing."
+        elif before is not None:
+            note = "Revised with your feedback."
+        plan = self.query_one(PlanPane)
+        plan.show_plan(event.plan, revision=event.revision, reviewing=True, note=note)
+        plan.focus()
+        if self._is_small():
+            # At 80×24 the plan needs the whole grid to be read and reviewed.
+            self.maximize(plan, container=False)
+
+    @for_session_on_screen
+    def on_route_chosen(self, message: RouteChosen) -> None:
+        self.view.route = message.event
+        self.query_one(ModeToggle).show_route(message.event)
+        if message.event.mode == "quick":
+            self.query_one(PlanPane).show_quick_path()
+
+    @for_session_on_screen
+    def on_progress_updated(self, message: ProgressUpdated) -> None:
+        progress = message.event
+        self.view.progress = progress
+        self.header.show_progress(progress)  # its units arrive as `UnitsUpdated`
+
+    @for_session_on_screen
+    def on_units_updated(self, message: UnitsUpdated) -> None:
+        units = message.drain()
+        for unit in units:
+            self.view.units[unit.id] = unit
+        self.query_one(UnitsPane).table.show_units(units)
+        self._refresh_unit_detail()
+
+    @for_session_on_screen
+    def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
+        self.view.add_tool_calls(message.drain())
+        self._refresh_unit_detail()
+
+    @for_session_on_screen
+    async def on_evidence_arrived(self, message: EvidenceArrived) -> None:
+        fresh = self.view.add_records(message.drain())
+        for record in fresh:
+            self.view.domains.update(source_domain(url) for url in record.source_urls)
+        # The gate counts grow with the ledger, between the supervisor's own reports.
+        self.header.show_evidence(len(self.view.records), len(self.view.domains))
+        self._refresh_unit_detail()
+        await self.query_one(LedgerPane).add_records(fresh)
+
+    def _refresh_unit_detail(self) -> None:
+        """A unit detail screen on top follows its unit live instead of freezing."""
+        for screen in self.app.screen_stack:
+            if isinstance(screen, unit_detail_screen()):
+                unit = self.view.units.get(screen.unit.id, screen.unit)
+                screen.update(
+                    unit,
+                    list(self.view.tool_calls.get(unit.id, [])),
+                    self.view.findings_of(unit.id),
+                )
+
+    @for_session_on_screen
+    def on_model_call_updated(self, message: ModelCallUpdated) -> None:
+        from engine.progress_text import describe_model_call
+
+        self.header.show_model_call(describe_model_call(message.event, short=True) or "")
+
+    @for_session_on_screen
+    def on_usage_changed(self, message: UsageChanged) -> None:
+        self.view.usage = message.event
+        self.header.show_usage(message.event)
+
+    @for_session_on_screen
+    async def on_report_arrived(self, message: ReportArrived) -> None:
+        self.view.report = message.event
+        pane = self.query_one(ReportPane)
+        await pane.show_report(message.event)
+        pane.focus()
+
+    @for_session_on_screen
+    def on_run_failed_notice(self, message: RunFailedNotice) -> None:
+        event = message.event
+        self.view.failure = event.error
+        self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
+        self._set_resumable(event.resumable)
+
+    @for_session_on_screen
+    def on_run_ended(self, message: RunEnded) -> None:
+        if message.event.status == "partial":
+            self.query_one(RunNotice).show_info(
+                "Partial report: the session's budget was reached. Raise its budget in "
+                "Settings (F3), then ctrl+r continues the research."
+            )
+            self._set_resumable(True)
+        if message.event.status == "cancelled":
+            self._plan_review_cancelled()
+            self._unzoom_plan()
+            self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
+            self._set_resumable(True)
+
+    @for_session_on_screen
+    def on_engine_crashed(self, message: EngineCrashed) -> None:
+        self.view.failure = message.reason
+        self.query_one(RunNotice).show_failure(message.reason, resumable=True)
+        self._set_resumable(True)
+
+    @for_session_on_screen
+    def on_stream_closed(self, message: StreamClosed) -> None:
+        if message.cancelled:
+            self._plan_review_cancelled()
+            self._unzoom_plan()
+            self.query_one(RunNotice).show_info(
+                "Run stopped. The session is saved: ctrl+r resumes it."
+            )
+            self._set_resumable(True)
+        self.app.refresh_bindings()  # the cancel key shows only while a run goes
