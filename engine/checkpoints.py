@@ -15,6 +15,9 @@ from engine.config import Settings, SettingsError
 
 POSTGRES_POOL_SIZE = 8
 POSTGRES_CONNECT_SECONDS = 10.0
+# An advisory-lock key of its own ("dr-ckpt"), apart from the session index's schema lock.
+CHECKPOINT_SCHEMA_LOCK = 0x64722D636B7074
+SCHEMA_LOCK_POLL_SECONDS = 0.05
 
 
 class CheckpointStoreError(SettingsError):
@@ -62,7 +65,35 @@ async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
         ) from None
     try:
         saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type,assignment]
-        await saver.setup()
+        await _set_up_once(pool, saver)
         yield saver
     finally:
         await pool.close()
+
+
+async def _set_up_once(pool: Any, saver: Any) -> None:
+    """Create or migrate the checkpoint tables while holding a lock every worker shares.
+
+    `setup()` reads the last migration and then inserts the next ones; two workers (or two
+    engine processes of one worker) starting together on a fresh database both read "none
+    yet" and one of them fails on the migrations table's primary key.
+    """
+    import asyncio
+
+    async with pool.connection() as connection:
+        # Polled, never waited for inside a statement: a migration builds its indexes
+        # CONCURRENTLY, which waits for every open statement, and so for a blocked lock call.
+        while not await _try_lock(connection):  # noqa: ASYNC110 - the lock is in another process
+            await asyncio.sleep(SCHEMA_LOCK_POLL_SECONDS)
+        try:
+            await saver.setup()
+        finally:
+            await connection.execute("SELECT pg_advisory_unlock(%s)", (CHECKPOINT_SCHEMA_LOCK,))
+
+
+async def _try_lock(connection: Any) -> bool:
+    cursor = await connection.execute(
+        "SELECT pg_try_advisory_lock(%s) AS held", (CHECKPOINT_SCHEMA_LOCK,)
+    )
+    row = await cursor.fetchone()
+    return bool(row["held"])

@@ -95,3 +95,26 @@ async def test_an_unreachable_postgres_is_one_clear_error_without_the_password(
         async with open_session(settings):
             pass
     assert "CHECKPOINT_URL" in str(caught.value) and "hunter2" not in str(caught.value)
+
+
+async def test_workers_opening_a_fresh_database_together_all_start(
+    tmp_path: Path, database: str
+) -> None:
+    import asyncio
+
+    from engine.checkpoints import checkpointer
+
+    # Workers of one deployment (and the engine processes of one worker) open the store at
+    # the same moment; every one of them must find the checkpoint tables ready.
+    settings = settings_for(tmp_path, database)
+    release = asyncio.Event()
+
+    async def open_store() -> bool:
+        async with checkpointer(settings) as saver:
+            await release.wait()
+            return await saver.aget_tuple({"configurable": {"thread_id": "none"}}) is None
+
+    opening = [asyncio.create_task(open_store()) for _ in range(6)]
+    await asyncio.sleep(0.5)
+    release.set()
+    assert await asyncio.gather(*opening) == [True] * 6
