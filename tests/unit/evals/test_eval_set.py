@@ -4,8 +4,9 @@ For every question, each fact pattern must occur (case-insensitive) in the text 
 extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
 
-Three sets: the shipped one over docs/samples (Python documentation, HTML), and two hold-outs
-over Markdown pages shipped beside them (Node.js API pages, Fastify reference pages).
+Four sets: the shipped one over docs/samples (Python documentation, HTML), and three more
+over Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
+documentation pages).
 """
 
 from __future__ import annotations
@@ -59,6 +60,15 @@ SETS = {
         FIXTURES / "fastify_pages",
         40,
         8,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    "pino_holdout": EvalSet(
+        "pino_holdout",
+        FIXTURES / "pino_holdout.jsonl",
+        FIXTURES / "pino_pages",
+        30,
+        9,
         frozenset(KINDS),
         2 / 3,
     ),
