@@ -42,6 +42,10 @@ STOP_SECONDS = 60
 REPLACE_WAIT_SECONDS = 120
 # Pauses between attempts to start a replacement that failed to start.
 RETRY_SECONDS = (1, 2, 5, 10, 30)
+# Engine processes yield the cores to the server's own process: with every core busy on
+# research, a health check or a stream's next frame must not wait behind a session's turn.
+# (Processes of one terminal session share a scheduling group, where nice values count.)
+ENGINE_NICENESS = 5
 
 
 class EngineProcessError(RuntimeError):
@@ -346,6 +350,8 @@ class ProcessRuns:
 
 def engine_main(settings: Settings, pipe: Any) -> None:
     """The engine process: a `SessionRuns` driven by the server's orders over `pipe`."""
+    with contextlib.suppress(OSError):
+        os.nice(ENGINE_NICENESS)
     asyncio.run(_serve_orders(settings, pipe))
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from engine.api.engine_process import ProcessRuns
+from engine.api.engine_process import ENGINE_NICENESS, ProcessRuns
 from engine.api.legs import RESUME_LEG, start_leg
 from engine.api.runs import SessionRuns
 from engine.config import settings_from_mapping
@@ -48,6 +48,9 @@ async def test_a_leg_runs_in_the_engine_process_and_its_pulses_reach_the_server(
     assert engine is not None
     try:
         assert runs.pids == [engine.process.pid] and engine.process.pid != os.getpid()
+        # Research yields the cores to the server's own requests.
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, engine.process.pid) == own + ENGINE_NICENESS
         session_id = await runs.launch(
             None, start_leg("What is the default maxsize of asyncio.Queue?", "quick")
         )
