@@ -68,6 +68,15 @@ class PlanProposed(_Event):
     rejected_edit_reason: str | None = None
 
 
+class PlanApproved(_Event):
+    """The person approved the plan research runs on: as proposed, or with their edits."""
+
+    type: Literal["plan_approved"] = "plan_approved"
+    plan: ResearchPlan
+    revision: int = Field(default=1, ge=1)
+    edited: bool = False
+
+
 class RouteDecided(_Event):
     type: Literal["route_decided"] = "route_decided"
     mode: Literal["quick", "deep"]
@@ -263,6 +272,7 @@ Event = Annotated[
     | PhaseChanged
     | ClarificationRequested
     | PlanProposed
+    | PlanApproved
     | RouteDecided
     | RuntimeProgress
     | ResearchUnitUpdated
@@ -285,6 +295,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     PhaseChanged,
     ClarificationRequested,
     PlanProposed,
+    PlanApproved,
     RouteDecided,
     RuntimeProgress,
     ResearchUnitUpdated,

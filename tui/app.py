@@ -100,6 +100,12 @@ class DeepResearchApp(App[int]):
             self.push_screen(SettingsScreen(self.backend))
 
     def action_new_session(self) -> None:
+        if self.link.running:
+            self._ask_to_stop_run("start a new session", self._new_session)
+            return
+        self._new_session()
+
+    def _new_session(self) -> None:
         self.link.close()
         self.research.reset()
         self.link.open(None)
@@ -164,14 +170,45 @@ class DeepResearchApp(App[int]):
         """The session on screen was deleted: clear the screen instead of showing a ghost."""
         deleted = message.session_id
         if deleted in (self.research.view.session_id, self.link.session_id):
-            self.link.close()
-            self.research.reset()
-            self.link.open(None)
-            self.research.query_one("#question").focus()
+            self._new_session()
 
     def _session_chosen(self, choice: SessionChoice | None) -> None:
-        if choice is not None:
+        if choice is None:
+            return
+        if not self.link.running:
             self.reopen_session(choice)
+        elif choice.session.session_id in (self.research.view.session_id, self.link.session_id):
+            self.notify("This session is running on screen.")
+        else:
+            self._ask_to_stop_run("open another session", lambda: self.reopen_session(choice))
+
+    def _ask_to_stop_run(self, to_do: str, then: Callable[[], object]) -> None:
+        """Leaving a running session stops its run: never silently. Ask, then stop it."""
+        from tui.presentation.formatting import one_line
+        from tui.screens.confirm import ConfirmScreen
+
+        running = one_line(self.research.view.question, 160) or "this session"
+
+        def answered(stop: bool | None) -> None:
+            if stop:
+                self._stop_run_then(then)
+            else:
+                self.notify("The run goes on.")
+
+        self.push_screen(
+            ConfirmScreen(
+                "Stop the running session?",
+                f"A run is in progress: {running}\n\nTo {to_do}, its run stops here. It stays "
+                "saved: ctrl+r or Sessions (F2) resumes it. Stop it?",
+            ),
+            answered,
+        )
+
+    @work(exclusive=True, group="cancel", name="stop-run")
+    async def _stop_run_then(self, then: Callable[[], object]) -> None:
+        # As ctrl+x does: the engine records the session as cancelled, resumable.
+        await self.link.cancel()
+        then()
 
     @work(exclusive=True, group="reports", name="reopen-session")
     async def reopen_session(self, choice: SessionChoice) -> None:

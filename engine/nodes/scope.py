@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from engine.config import Settings
 from engine.emit import emit
-from engine.events import PhaseChanged
+from engine.events import PhaseChanged, PlanApproved
 from engine.middleware.structured_output import invoke_structured
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
@@ -192,8 +192,16 @@ class ScopeNodes:
                 revise["plan"] = decision.plan.model_dump(mode="json")
             return Command(goto="draft_plan", update=revise)
         update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
-        if decision.action == "edit" and decision.plan is not None:
-            update["plan"] = decision.plan.model_dump(mode="json")
+        approved = state.get("plan")
+        edited = decision.action == "edit" and decision.plan is not None
+        if edited and decision.plan is not None:
+            approved = update["plan"] = decision.plan.model_dump(mode="json")
+        if approved:
+            # The plan research runs on, stored with the session's events: a reopened
+            # session shows it approved, with the person's edits.
+            plan = ResearchPlan.model_validate(approved)
+            revision = state.get("plan_revision") or 1
+            emit(PlanApproved(plan=plan, revision=revision, edited=edited))
         return Command(goto="__end__", update=update)
 
 

@@ -208,3 +208,38 @@ async def test_cancel_mid_research_then_resume_from_sessions(
 
     final = get_session(engine_settings, session_id)
     assert final is not None and final.status == "completed"
+
+
+async def test_an_edited_plan_is_stored_approved_and_reopens_edited(
+    tmp_path: Path, engine_settings: Settings
+) -> None:
+    from engine.events import PlanApproved
+    from engine.sessions_log import load_events
+
+    app = app_for(EngineBackend(engine_settings, cwd=tmp_path), tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot, QUESTION)
+        plan = app.screen.query_one(PlanPane)
+        await press_and_settle(pilot, "J")  # the first track moves down: an edit
+        assert plan.draft is not None and plan.draft.changed
+        edited = plan.draft.plan
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.research.view.report is not None)
+        await settle(pilot)
+        session_id = app.research.view.session_id
+        approvals = [
+            event
+            for event in load_events(engine_settings, session_id) or []
+            if isinstance(event, PlanApproved)
+        ]
+        assert [(event.plan, event.edited) for event in approvals] == [(edited, True)]
+
+        await press_and_settle(pilot, "ctrl+n")
+        await press_and_settle(pilot, "f2")
+        sessions = app.screen
+        assert isinstance(sessions, SessionsScreen)
+        await wait_until(pilot, lambda: bool(sessions.sessions), 30)
+        await press_and_settle(pilot, "enter")
+        reopened = app.screen.query_one(PlanPane)
+        assert reopened.draft is not None and reopened.draft.plan == edited
+        assert "(edited)" in str(reopened.query_one("#plan-summary").render())

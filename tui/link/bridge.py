@@ -27,6 +27,7 @@ from engine.events import (
     ModelCallProgress,
     ModelSwitched,
     PhaseChanged,
+    PlanApproved,
     PlanProposed,
     ReportReady,
     ReportReviewed,
@@ -82,6 +83,14 @@ class ClarificationAsked(EngineMessage):
 
 class PlanArrived(EngineMessage):
     def __init__(self, event: PlanProposed) -> None:
+        super().__init__()
+        self.event = event
+
+
+class PlanAccepted(EngineMessage):
+    """The person's approval of the plan research runs on (with their edits, if any)."""
+
+    def __init__(self, event: PlanApproved) -> None:
         super().__init__()
         self.event = event
 
@@ -265,6 +274,7 @@ _MESSAGE_FOR: dict[type[Event], Callable[[Any], EngineMessage]] = {
     PhaseChanged: PhaseUpdated,
     ClarificationRequested: ClarificationAsked,
     PlanProposed: PlanArrived,
+    PlanApproved: PlanAccepted,
     RouteDecided: RouteChosen,
     RuntimeProgress: ProgressUpdated,
     UsageUpdated: UsageChanged,

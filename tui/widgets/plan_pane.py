@@ -78,6 +78,8 @@ class PlanPane(Vertical, can_focus=True):
         self.revision = 0
         self.reviewing = False
         self.outcome = "approved"
+        # The engine reported the plan approved with the person's edits.
+        self.approved_edited = False
         self.cursor = 0
         self._editor: TrackEditor | None = None
         self._track_widgets: list[Static] = []
@@ -99,6 +101,7 @@ class PlanPane(Vertical, can_focus=True):
         self.revision = revision
         self.reviewing = reviewing
         self.outcome = "approved"
+        self.approved_edited = False
         self.cursor = min(self.cursor, len(plan.tracks) - 1)
         self._editor = None
         self._render_plan()
@@ -106,6 +109,12 @@ class PlanPane(Vertical, can_focus=True):
         self.refresh_bindings()
         if was_editing:
             self.post_message(self.Editing(False))
+
+    def show_approved(self, plan: ResearchPlan, *, revision: int, edited: bool) -> None:
+        """The plan research runs on, as the engine reported it approved."""
+        self.show_plan(plan, revision=revision, reviewing=False)
+        self.approved_edited = edited
+        self._render_plan()
 
     def end_review(self, outcome: str = "approved") -> None:
         """Leave review; `outcome` is what the plan's status line says now."""
@@ -122,6 +131,7 @@ class PlanPane(Vertical, can_focus=True):
         if self._editor is not None:
             self.post_message(self.Editing(False))
         self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
+        self.approved_edited = False
         self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
         self.query_one("#plan-tracks", VerticalScroll).remove_children()
         self._notice("")
@@ -159,12 +169,11 @@ class PlanPane(Vertical, can_focus=True):
             str(self.revision),
             ("  ·  ", "dim"),
             (status, "bold" if self.reviewing else _OUTCOME_STYLES.get(status, "dim")),
-            "\n",
-            ("Scope: ", "dim"),
-            plan.scope,
         )
-        if self.draft.changed:
+        if self.draft.changed or self.approved_edited:
+            # On the status line: after the scope it read as part of the scope's last line.
             summary.append("  (edited)", style="italic yellow")
+        summary.append_text(Text.assemble("\n", ("Scope: ", "dim"), plan.scope))
         self.query_one("#plan-summary", Static).update(summary)
         container = self.query_one("#plan-tracks", VerticalScroll)
         self._track_widgets = []

@@ -20,6 +20,7 @@ from engine.events import (
     ModelCallProgress,
     ModelSwitched,
     PhaseChanged,
+    PlanApproved,
     PlanProposed,
     ReportReady,
     ReportReviewed,
@@ -66,6 +67,7 @@ SAMPLES: list[Any] = [
     PhaseChanged(phase="researching", detail="wave 1"),
     ClarificationRequested(question="Which version?"),
     PlanProposed(plan=PLAN, revision=2, rejected_edit_reason="too few tracks"),
+    PlanApproved(plan=PLAN, revision=2, edited=True),
     RouteDecided(mode="quick", reason="a lookup", overridden=True),
     RuntimeProgress(
         supervisor_iteration=2,
@@ -182,3 +184,12 @@ def test_model_call_progress_reads_as_words_and_says_nothing_once_finished() -> 
     assert describe_model_call(waiting) == "writer model (h:1): reading the prompt… 5s"
     assert describe_model_call(waiting, short=True) == "writer model: reading the prompt… 5s"
     assert describe_model_call(waiting.model_copy(update={"state": "finished"})) is None
+
+
+def test_a_log_written_before_plan_approvals_still_parses() -> None:
+    """Stored sessions from before `plan_approved` existed load as they are."""
+    plan = PLAN.model_dump(mode="json")
+    old = json.dumps({"type": "plan_proposed", "plan": plan, "revision": 1})
+    assert isinstance(parse_event(old), PlanProposed)
+    approved = parse_event(json.dumps({"type": "plan_approved", "plan": plan}))
+    assert isinstance(approved, PlanApproved) and approved.revision == 1 and not approved.edited

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         EvidenceArrived,
         ModelCallUpdated,
         PhaseUpdated,
+        PlanAccepted,
         PlanArrived,
         ProgressUpdated,
         ReportArrived,
@@ -107,6 +108,17 @@ class EngineUpdates(ResearchScreenBase):
         if self._is_small():
             # At 80×24 the plan needs the whole grid to be read and reviewed.
             self.maximize(plan, container=False)
+
+    @for_session_on_screen
+    def on_plan_accepted(self, message: PlanAccepted) -> None:
+        """The plan research runs on: shown approved, with the person's edits, live and
+        when the session is reopened."""
+        event = message.event
+        self.view.plan, self.view.plan_revision = event.plan, event.revision
+        self.query_one(PlanPane).show_approved(
+            event.plan, revision=event.revision, edited=event.edited
+        )
+        self._unzoom_plan()
 
     @for_session_on_screen
     def on_route_chosen(self, message: RouteChosen) -> None:
