@@ -47,6 +47,7 @@ _ASKED_NAME_Q = re.compile(
 _DEFAULT_Q = re.compile(r"\bdefaults?\b|\bby default\b", re.I)
 _CONSEQUENCE_Q = re.compile(
     r"\bwhat\s+(?:happens|can go wrong|goes wrong)\b|"
+    r"\bwhat\s+(?:can|could|may|might|will|would)\s+happen\b|"
     r"\bwhat\s+(?:is|are)\s+the\s+(?:result|effect|outcome)",
     re.I,
 )
@@ -116,15 +117,18 @@ def fact_kinds(question: str) -> frozenset[str]:
     fact asked ("… is left at its default, what happens to the others?").
     """
     kinds: set[str] = set()
+    consequence = _CONSEQUENCE_Q.search(question) is not None
     if _ASKED_NAME_Q.search(question):
         kinds.add(NAME)
     elif _VERSION_Q.search(question):
         kinds.add(VERSION)
     elif _NUMBER_Q.search(question):
         kinds.add(NUMBER)
-    elif _NAME_Q.search(question):
+    elif _NAME_Q.search(question) and not consequence:
+        # "What happens when … the copytruncate option is used?" asks for what happens, not
+        # for a name: the option is the condition.
         kinds.add(NAME)
-    if _CONSEQUENCE_Q.search(question):
+    if consequence:
         kinds.add(CONSEQUENCE)
     elif _DEFAULT_Q.search(question):
         kinds.add(DEFAULT)

@@ -35,6 +35,9 @@ from engine.models.offline.text import (
 # A plus is a list marker only where an item can start: first, or after a sentence or a label
 # ends (`pip + setuptools` is a sum).
 _ITEM_MARK_RE = re.compile(r"(?:^|\s)[-*•]\s+(?=[^\s\d])|(?:^|(?<=[.!?:])\s+)\+\s+(?=[^\s\d])")
+# A sentence begins after a full stop and a capital (where a dash may join its clauses).
+_SENTENCE_START_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_MIN_DASHED_WORDS = 5
 # HTML that Markdown pages carry inline (`<a id="x"></a>`, `<code><b>x</b></code>`, `<sup>`):
 # markup, not words. Only the tags of HTML's text-level and layout elements, so that a
 # placeholder (`<name>`) or a generic type (`Promise<void>`) is left alone.
@@ -162,10 +165,29 @@ def _label_of(head: str) -> str:
 
 
 def _pieces(block: str) -> list[str]:
-    """A flattened block cut at its list markers."""
+    """A flattened block cut at its list markers; a dash inside a sentence is not one."""
     flat = " ".join(block.split())
-    parts = _ITEM_MARK_RE.split(flat)
+    parts: list[str] = []
+    start = 0
+    for mark in _ITEM_MARK_RE.finditer(flat):
+        before = flat[start : mark.start()].strip()
+        if mark.group(0).strip() == "-" and _dash_in_sentence(before, flat[mark.end() :]):
+            continue
+        parts.append(before)
+        start = mark.end()
+    parts.append(flat[start:])
     return [part.strip() for part in parts if part and part.strip()]
+
+
+def _dash_in_sentence(before: str, after: str) -> bool:
+    """Whether a spaced dash joins two clauses of one sentence ("… between copying and
+    truncating - the truncate may occur …", "… improvement - even though …"): a sentence of
+    words has begun before it, unfinished, and the words after it go on in lower case. A
+    list of short lower-case items (`- cafile - resolved path …`) is still a list."""
+    if not before or not after[:1].islower() or before[-1] in ".!?:;,":
+        return False
+    sentence = _SENTENCE_START_RE.split(before)[-1]
+    return sentence[:1].isupper() and len(sentence.split()) >= _MIN_DASHED_WORDS
 
 
 def _option_label(piece: str) -> str | None:

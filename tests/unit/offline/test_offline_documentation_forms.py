@@ -1,0 +1,42 @@
+"""Forms that documentation written in Markdown uses and the offline model must read: a dash
+inside a sentence, prose around code examples, entries headed `name (Type)`, and the names
+such pages give (package names, a name introduced by the kind of thing it is)."""
+
+from __future__ import annotations
+
+from engine.models.offline.extract import candidates_from
+from engine.models.offline.facts import CONSEQUENCE, NAME, fact_kinds
+from engine.models.offline.passages import labelled_sentences
+from engine.models.offline.sources import Source
+from engine.models.offline.text import quotable
+
+
+def _quotes(passage: str) -> list[str]:
+    return [c.text for c in candidates_from([Source("page.md", "Page", False, [passage])])]
+
+
+def test_a_dash_between_clauses_is_part_of_the_sentence() -> None:
+    passage = (
+        "Rotating by copying has a small chance of dropping records between the copy and "
+        "the cut - the cut may happen after more records were written. Use the reopen "
+        "signal instead."
+    )
+    assert (
+        "Rotating by copying has a small chance of dropping records between the copy and the "
+        "cut - the cut may happen after more records were written."
+    ) in _quotes(passage)
+    assert quotable("This gives a 4x speed-up in batch mode - even though it does more work.")
+
+
+def test_a_list_of_short_lower_case_items_is_still_a_list() -> None:
+    passage = "The paths are: - cafile - resolved path to cafile - capath - resolved path to capath"
+    texts = [s.text for s in labelled_sentences(passage)]
+    assert not any("cafile - resolved" in text for text in texts)
+    assert not quotable("The result is now - startTime in milliseconds for the caller.")
+
+
+def test_what_can_happen_asks_for_a_consequence_not_for_the_option_it_names() -> None:
+    question = "What can happen to records when the copyover option of the rotator is used?"
+    assert fact_kinds(question) == {CONSEQUENCE}
+    assert fact_kinds("What happens when the retry option is set?") == {CONSEQUENCE}
+    assert NAME in fact_kinds("Which option retries a failed write?")
