@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.models.offline.facts import states_number
 from engine.models.offline.passages import LabelledSentence, labelled_sentences
 from engine.models.offline.sources import Source
-from engine.models.offline.text import SPREAD, Candidate, prose_part, quotable, rank_candidates
+from engine.models.offline.text import SPREAD, Candidate, prose_parts, quotable, rank_candidates
 
 _ONE_RE = re.compile(r"\bone\b", re.I)
 
@@ -30,12 +30,28 @@ def _bare_name(label: str) -> str:
 def quoted_text(sentence: LabelledSentence) -> str | None:
     """The sentence as quoted: under its entry's name when it does not say it, else as is;
     only its prose when it runs into code. None when it cannot be quoted at all."""
+    texts = quoted_texts(sentence)
+    return texts[0][0] if texts else None
+
+
+def quoted_texts(sentence: LabelledSentence) -> list[tuple[str, str]]:
+    """`quoted_text`, and when the sentence runs into code, every sentence of its prose: the
+    one before the code, those after it, a statement whose colon introduces the code. Each
+    with the words its source says, when the quote puts its entry's name before them."""
     quoted = _quoted(sentence.text, sentence)
-    if quoted is None and (prose := prose_part(sentence.text)) is not None:
-        quoted = _quoted(prose, sentence)
-    if quoted is None and (lead_in := _lead_in(sentence.text)) is not None:
-        quoted = _quoted(lead_in, sentence)
-    return quoted
+    if quoted is not None:
+        return [(quoted, sentence.text if quoted != sentence.text else "")]
+    found: list[tuple[str, str]] = []
+    for prose in prose_parts(sentence.text):
+        opens = sentence.opens or not prose[:1].isupper()
+        text = _quoted(prose, replace(sentence, opens=opens))
+        if text is not None and all(text != known for known, _ in found):
+            found.append((text, prose if text != prose else ""))
+    if not found and (lead_in := _lead_in(sentence.text)) is not None:
+        text = _quoted(lead_in, sentence)
+        if text is not None:
+            found.append((text, sentence.text))
+    return found
 
 
 def _lead_in(text: str) -> str | None:
@@ -71,9 +87,7 @@ def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
         for passage in source.passages:
             sentences = labelled_sentences(passage)
             for sentence in sentences:
-                text = quoted_text(sentence)
-                if text is not None:
-                    said = sentence.text if text != sentence.text else ""
+                for text, said in quoted_texts(sentence):
                     context = _context(sentence, sentences)
                     found.append(Candidate(text, index, position, context, said, page))
                     position += 1

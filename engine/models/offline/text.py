@@ -308,6 +308,53 @@ def prose_part(sentence: str) -> str | None:
     return None
 
 
+# Where the prose inside a text that runs into code ends or starts again: after a sentence's
+# end, before a capitalised word that follows code, and after a colon that introduces code (a
+# Markdown fence's language, `js const …`, or code itself, `like so: method.apply(…)`).
+_PART_BOUNDARY_RE = re.compile(
+    r"(?<=[.!?])\s+|(?<=[;)'\"\]}])\s+(?=[A-Z][a-z]*\s)|"
+    r"(?<=:)\s+(?=(?:js|javascript|mjs|cjs|ts|typescript|sh|bash|shell|console|json|text|"
+    r"python|py|pycon|yaml|toml|ini|html|xml|sql)\s|[\w.$]+[({\[]|[$>/{\[])"
+)
+# A lead-in that only points at what follows says nothing until its code does ("… as
+# follows:", "You can see an example using …:").
+_POINTER_LEAD_IN_RE = re.compile(
+    r"\b(?:follow(?:s|ing)|like so|below|example|e\.g\.|such as|this|these|here|instance|"
+    r"consider|shown|snippet|code|output)\b",
+    re.I,
+)
+_MIN_LEAD_IN_WORDS = 6
+
+
+def prose_parts(sentence: str) -> list[str]:
+    """Every quotable sentence of prose inside a text that runs into code and out of it.
+
+    `prose_part`'s choice comes first; then each piece between the code and the sentence ends
+    that reads as one sentence ("… }) pino(transport) By default, the transport appends to the
+    file if it exists. The append option …"): one that begins with a code name in lower case
+    (`pino.destination is implemented on …`) too, and a statement that ends in a colon before
+    its code example ("Since v6, consecutive parameters are not concatenated: js …"), with a
+    full stop. A colon that only points at the code ("… as follows:") says nothing.
+    """
+    first = prose_part(sentence)
+    found = [first] if first is not None else []
+    starts = [0, *(m.end() for m in _PART_BOUNDARY_RE.finditer(sentence))]
+    ends = [m.start() for m in _PART_BOUNDARY_RE.finditer(sentence)] + [len(sentence)]
+    for start, end in zip(starts, ends, strict=True):
+        piece = sentence[start:end].strip()
+        if _ABBREVIATION_END_RE.search(piece):
+            continue
+        if piece.endswith(":") and end < len(sentence):
+            if len(piece.split()) < _MIN_LEAD_IN_WORDS or _POINTER_LEAD_IN_RE.search(piece):
+                continue
+            piece = piece[:-1].rstrip() + "."
+        first_word = piece.split(" ", 1)[0]
+        checked = piece[:1].upper() + piece[1:] if is_code_name(first_word) else piece
+        if piece not in found and piece != sentence and quotable(checked):
+            found.append(piece)
+    return found
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A quotable sentence and where it came from (source order, position in the source)."""

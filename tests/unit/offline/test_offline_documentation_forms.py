@@ -40,3 +40,28 @@ def test_what_can_happen_asks_for_a_consequence_not_for_the_option_it_names() ->
     assert fact_kinds(question) == {CONSEQUENCE}
     assert fact_kinds("What happens when the retry option is set?") == {CONSEQUENCE}
     assert NAME in fact_kinds("Which option retries a failed write?")
+
+
+def test_every_sentence_around_a_code_example_is_quoted() -> None:
+    passage = (
+        "The mkdir option may be set to create the folder before the file is opened. js const "
+        "sink = open({ target: 'file', mkdir: true }) start(sink) By default, the file sink "
+        "appends to the file when it already exists. The append option may be set to false "
+        "to truncate it. store.open is implemented on the fast-writer module."
+    )
+    quotes = _quotes(passage)
+    assert "By default, the file sink appends to the file when it already exists." in quotes
+    assert "The append option may be set to false to truncate it." in quotes
+    assert "store.open is implemented on the fast-writer module." in quotes
+
+
+def test_a_statement_before_its_code_example_is_quoted_but_a_pointer_is_not() -> None:
+    stated = (
+        "Since version 6, consecutive string parameters are no longer joined into the "
+        "message: js log.info('a', 'b') // b is missing"
+    )
+    pointer = "You can see how this works in the following snippet: js log.info('a', 'b')"
+    assert (
+        "Since version 6, consecutive string parameters are no longer joined into the message."
+    ) in _quotes(stated)
+    assert _quotes(pointer) == []
