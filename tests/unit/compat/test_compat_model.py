@@ -306,3 +306,20 @@ async def test_a_brief_written_as_prose_is_read_as_the_brief() -> None:
                 policy=RetryPolicy(),
                 from_text=brief_from_text,
             )
+
+
+async def test_parallel_calls_to_a_server_with_one_slot_all_get_whole_answers(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    # As llama-cpp-python's server: each new request ends the reply streaming before it.
+    # Researchers running in parallel must still each get a whole answer, not fail after
+    # cutting each other off.
+    with OpenAIServer(delay_seconds=0.3, single_slot=True) as llm:
+        model = _model(llm, tmp_path)
+        question = [HumanMessage(content="Say hello to the whole wide world.")]
+        replies = await asyncio.gather(*(model.ainvoke(question) for _ in range(4)))
+        cut = llm.cut
+    assert cut >= 1  # the calls did collide
+    assert [reply.response_metadata.get("finish_reason") for reply in replies] == ["stop"] * 4
