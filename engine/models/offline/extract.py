@@ -12,6 +12,12 @@ from engine.models.offline.sources import Source
 from engine.models.offline.text import SPREAD, Candidate, prose_parts, quotable, rank_candidates
 
 _ONE_RE = re.compile(r"\bone\b", re.I)
+# A sentence that opens by pointing back at the one before it: "To overcome this, …",
+# "In this case, …", "Accessing them …", "It also …".
+_REFERS_BACK_RE = re.compile(
+    r"^(?:[\w-]+,?\s+){0,2}(?:this|that|these|those|it|they|them)\b(?![\w-])(?!\s+(?:is|are)\b)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -86,11 +92,20 @@ def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
         page = _page_words(source)
         for passage in source.passages:
             sentences = labelled_sentences(passage)
+            previous = ""
             for sentence in sentences:
-                for text, said in quoted_texts(sentence):
+                quotes = quoted_texts(sentence)
+                for text, said in quotes:
                     context = _context(sentence, sentences)
+                    if _REFERS_BACK_RE.match(text):
+                        # "To overcome this, the logMethod hook can be used.": what "this" is
+                        # was said just before.
+                        context = f"{context} {previous}".strip()
                     found.append(Candidate(text, index, position, context, said, page))
                     position += 1
+                    previous = said or text
+                if not quotes:
+                    previous = sentence.text
     return found
 
 

@@ -78,6 +78,19 @@ _RETURNS_TYPE_RE = re.compile(r"^Returns:\s*(?:\{[^{}\n]{1,60}\}\s*)+")
 _NAME_WITH_TYPE_RE = re.compile(
     r"^(?P<name>[\w.$'\"\[\]()-]{1,60})\s+\{[^{}\n]{1,60}\}\s*(?P<rest>.*)$"
 )
+# A name with its type in parentheses, as Markdown reference pages head an option or a
+# parameter: `messageKey (String)`, `redact (Array | Object):`, `paths (array): Required. …`.
+_TYPE_WORD = (
+    r"(?:[A-Z][\w.]*(?:\[\])?|\"[^\"\n]{1,20}\"|'[^'\n]{1,20}'|string|number|boolean|bool|"
+    r"array|object|function|int|integer|float|str|bytes|list|dict|any|null|undefined)"
+)
+_PAREN_TYPE = rf"\(\s*{_TYPE_WORD}(?:\s*[|,/]\s*{_TYPE_WORD})*\s*\)"
+_PAREN_HEAD_RE = re.compile(
+    rf"^(?P<name>[A-Za-z_$][\w.$\[\]'\"()-]{{0,60}}?)\s+{_PAREN_TYPE}\s*:?\s*(?:\[[^\]\n]*\])?$"
+)
+_PAREN_PARAMETER_RE = re.compile(
+    rf"^(?P<name>[A-Za-z_$][\w.$]{{0,60}})\s+{_PAREN_TYPE}\s*:\s+(?P<rest>\S.*)$"
+)
 # A whole signature, however many parameters it lists: `name(...)` and nothing after it.
 _SIGNATURE_RE = re.compile(r"^@?[A-Za-z_$][\w.$]*\([^()]*(?:\([^()]*\)[^()]*)*\)$")
 # A parameter in a Sphinx field list: `cached_statements (int) – The number of statements…`.
@@ -149,7 +162,10 @@ def _is_head(piece: str) -> bool:
 
 
 def _names_api(heading: str) -> bool:
-    """Whether a heading names an API entry (`os.loadavg()`, `Class: Options`), not a topic."""
+    """Whether a heading names an API entry (`os.loadavg()`, `Class: Options`, a name with its
+    type, `messageKey (String)`), not a topic."""
+    if _PAREN_HEAD_RE.match(heading):
+        return True
     if not heading or not _is_head(heading):
         return False
     name = _KIND_WORDS.sub("", heading).split()[0]
@@ -157,6 +173,9 @@ def _names_api(heading: str) -> bool:
 
 
 def _label_of(head: str) -> str:
+    typed = _PAREN_HEAD_RE.match(head)
+    if typed:
+        return typed.group("name")
     label = _KIND_WORDS.sub("", " ".join(head.split())).strip(" -:")
     label = _TYPE_RE.sub("", label).strip()
     if len(label) > MAX_LABEL_CHARS and "(" in label:
@@ -311,7 +330,11 @@ def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
         if _FIELD_RE.match(raw_piece):
             reader.back_to_owner()
         piece = _RETURNS_TYPE_RE.sub("", raw_piece).strip()
-        typed = _NAME_WITH_TYPE_RE.match(piece) or _PARAMETER_RE.match(piece)
+        typed = (
+            _NAME_WITH_TYPE_RE.match(piece)
+            or _PARAMETER_RE.match(piece)
+            or _PAREN_PARAMETER_RE.match(piece)
+        )
         option = _option_label(piece)
         if typed and _is_head(f"{typed.group('name')} {{t}}"):
             reader.parameter(typed.group("name"))

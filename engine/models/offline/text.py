@@ -319,8 +319,8 @@ _PART_BOUNDARY_RE = re.compile(
 # A lead-in that only points at what follows says nothing until its code does ("… as
 # follows:", "You can see an example using …:").
 _POINTER_LEAD_IN_RE = re.compile(
-    r"\b(?:follow(?:s|ing)|like so|below|example|e\.g\.|such as|this|these|here|instance|"
-    r"consider|shown|snippet|code|output)\b",
+    r"\b(?:follow(?:s|ing)|like so|like this|below|such as|e\.g\.|for instance|as shown|"
+    r"this|these|here)\s*:$|\b(?:example|snippet|consider|following)\b",
     re.I,
 )
 _MIN_LEAD_IN_WORDS = 6

@@ -4,7 +4,7 @@ such pages give (package names, a name introduced by the kind of thing it is).""
 
 from __future__ import annotations
 
-from engine.models.offline.extract import candidates_from
+from engine.models.offline.extract import best_quotes, candidates_from
 from engine.models.offline.facts import CONSEQUENCE, NAME, fact_kinds
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.sources import Source
@@ -65,3 +65,40 @@ def test_a_statement_before_its_code_example_is_quoted_but_a_pointer_is_not() ->
         "Since version 6, consecutive string parameters are no longer joined into the message."
     ) in _quotes(stated)
     assert _quotes(pointer) == []
+
+
+def test_a_lead_in_that_names_what_to_use_is_a_statement() -> None:
+    passage = (
+        "The first string is lost. To overcome this, the keepFirst hook can be used: js "
+        "const log = create({ hooks: { keepFirst (args) { return args } } })"
+    )
+    assert "To overcome this, the keepFirst hook can be used." in _quotes(passage)
+    assert _quotes("The options are as follows: js const log = create({ level: 'info' })") == []
+
+
+def test_a_name_with_its_type_in_parentheses_heads_its_entry() -> None:
+    passage = (
+        "## recordKey (String)\n\nDefault: 'text' The key under which the record's text is "
+        "written.\n\n## mask (Array | Object):\n\nIf an object is supplied: * paths (array): "
+        "Required. The paths to mask. * censor (String|Function): Optional. The value written "
+        "instead. Default: '[Masked]' * remove (Boolean): Optional. Default: false"
+    )
+    quotes = _quotes(passage)
+    assert "recordKey: Default: 'text'." in quotes
+    assert "censor: Default: '[Masked]'." in quotes
+    found = labelled_sentences(passage)
+    assert any(s.label == "censor" and s.owner == "mask" and s.entry for s in found)
+    # A heading in words with a remark in parentheses is a section, not an entry.
+    topic = labelled_sentences("## Log rotation (advanced)\n\nRotate the files every day.")
+    assert topic[0].entry is False
+
+
+def test_a_sentence_that_points_back_is_read_with_the_one_before_it() -> None:
+    passage = (
+        "When a record carries its own text and a message is given too, the record's text is "
+        "lost. To overcome this, the keepFirst hook can be used. Hooks run in the order "
+        "they were added to the logger."
+    )
+    question = "Which hook stops the record's text from being lost when a message is given?"
+    quotes = best_quotes([Source("page.md", "Page", False, [passage])], question, limit=1)
+    assert quotes[0].text == "To overcome this, the keepFirst hook can be used."
