@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from engine.models.offline.text import STOPWORDS
+
 NUMBER = "number"
 VERSION = "version"
 NAME = "name"
@@ -33,7 +35,7 @@ _NUMBER_Q = re.compile(
 _NAME_NOUNS = (
     r"function|method|class|exception|error|module|decorator|attribute|property|option|"
     r"variable|event|symbol|helper|object|constant|parameter|argument|name|flag|file|command|"
-    r"type|signal|directory|header|field|hook"
+    r"type|signal|directory|header|field|hook|library|package|tool|plugin|dependency"
 )
 # A clause before the question proper: "In the queue module, which…", "When X is given data,
 # which…".
@@ -81,6 +83,19 @@ _IDENTIFIER_RE = re.compile(
     # (`.venv`).
     r"\b[A-Z]{2,}[A-Z][a-z]\w*|(?<![\w.])[\w-]*\*[\w*-]*\.\w+|(?<![\w.])\.[a-z][\w-]+\b"
 )
+# A plain word that the sentence says is a function, method or hook: "a send function",
+# "the flush method"; not a word that describes one ("the exported function", "a mapping
+# function", "a synchronous function").
+_NAMED_AS_RE = re.compile(
+    r"\b(?:a|an|the|its|their)\s+(?P<name>[a-z][A-Za-z0-9]{2,})\s+(?P<noun>functions?|methods?|"
+    r"hooks?)\b"
+)
+_DESCRIBING_RE = re.compile(r"(?:ed|ing|al|ous|ive|ic|ful|ble|ary|less|ent|ant)$")
+_PACKAGE_NOUNS = frozenset({"module", "library", "package", "tool", "plugin", "dependency"})
+# A package's name: lower-case words joined by hyphens (`pino-abstract-transport`). English
+# compounds have the same form (`top-level`), so it counts only where a module, library or
+# tool is asked for.
+_PACKAGE_NAME_RE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 _CALLABLE_RE = re.compile(r"(?<![\w.])@?[A-Za-z_][\w.]*(?=\()|(?<![\w.])@[A-Za-z_][\w.]*")
 # The name of an exception: `OverflowError`, `queue.Full` raised, "the Full exception".
 _EXCEPTION_NAME_RE = re.compile(
@@ -176,14 +191,29 @@ def states(kind: str, sentence: str, question: str) -> bool:
 def _names(sentence: str, noun: str) -> list[str]:
     """The names a sentence gives; for a question that asks which exception, only exceptions;
     which function, method or decorator, only names written as calls (`reload()`, `@cache`)."""
-    if noun in {"function", "method", "decorator", "helper"}:
+    if noun in {"function", "method", "decorator", "helper", "hook"}:
         # A name written as a call, or one the sentence calls a function or method ("the
-        # addHttpMethod method allows …").
+        # addHttpMethod method allows …", "a send function which …").
         called = re.compile(rf"\s+(?:{noun}|function|method)s?\b", re.I)
-        return [m.group(0) for m in _CALLABLE_RE.finditer(sentence)] + [
-            m.group(0)
-            for m in _IDENTIFIER_RE.finditer(sentence)
-            if called.match(sentence, m.end()) and m.group(0)[:1] not in "'\""
+        return (
+            [m.group(0) for m in _CALLABLE_RE.finditer(sentence)]
+            + [
+                m.group(0)
+                for m in _IDENTIFIER_RE.finditer(sentence)
+                if called.match(sentence, m.end()) and m.group(0)[:1] not in "'\""
+            ]
+            + [
+                m.group("name")
+                for m in _NAMED_AS_RE.finditer(sentence)
+                if m.group("noun").lower().rstrip("s") in {noun, "function", "method"}
+                and m.group("name").lower() not in STOPWORDS
+                and not _DESCRIBING_RE.search(m.group("name"))
+            ]
+        )
+    if noun in _PACKAGE_NOUNS:
+        # A module, library or tool is named as a package is: `sonic-boom`, `fast-redact`.
+        return [m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)] + [
+            m.group(0) for m in _PACKAGE_NAME_RE.finditer(sentence)
         ]
     if noun not in {"exception", "error"}:
         return [m.group(0) for m in _IDENTIFIER_RE.finditer(sentence)]

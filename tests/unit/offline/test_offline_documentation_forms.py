@@ -5,7 +5,7 @@ such pages give (package names, a name introduced by the kind of thing it is).""
 from __future__ import annotations
 
 from engine.models.offline.extract import best_quotes, candidates_from
-from engine.models.offline.facts import CONSEQUENCE, NAME, fact_kinds
+from engine.models.offline.facts import CONSEQUENCE, NAME, fact_kinds, states
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.sources import Source
 from engine.models.offline.text import quotable
@@ -102,3 +102,14 @@ def test_a_sentence_that_points_back_is_read_with_the_one_before_it() -> None:
     question = "Which hook stops the record's text from being lost when a message is given?"
     quotes = best_quotes([Source("page.md", "Page", False, [passage])], question, limit=1)
     assert quotes[0].text == "To overcome this, the keepFirst hook can be used."
+
+
+def test_a_plain_word_called_a_function_and_a_package_name_are_names() -> None:
+    function_q = "Which function of the relay object is called after a record is written?"
+    assert states(
+        NAME, "The relay object must have a post function, called after writing.", function_q
+    )
+    assert not states(NAME, "The exported function can also be async.", function_q)
+    library_q = "Which library is the file sink built on?"
+    assert states(NAME, "The file sink is built on quick-writer.", library_q)
+    assert NAME in fact_kinds(library_q)
