@@ -48,6 +48,9 @@ class SessionStarted(_Event):
     offline: bool = False
     search_provider: Literal["exa", "local", "none"] = "local"
     resumed: bool = False
+    # When the leg began (epoch seconds). Stored sessions are timed from these stamps; a log
+    # written before they existed has none.
+    at: float | None = None
 
 
 class PhaseChanged(_Event):
@@ -66,6 +69,8 @@ class PlanProposed(_Event):
     plan: ResearchPlan
     revision: int = Field(default=1, ge=1)
     rejected_edit_reason: str | None = None
+    # When the run paused for the review (epoch seconds; None in older logs).
+    at: float | None = None
 
 
 class PlanApproved(_Event):
@@ -258,6 +263,7 @@ class RunFailed(_Event):
     phase: str = ""
     resumable: bool = True
     session_id: str = ""
+    at: float | None = None  # when the run stopped (epoch seconds; None in older logs)
 
 
 class RunFinished(_Event):
@@ -265,6 +271,7 @@ class RunFinished(_Event):
     session_id: str
     # partial: the report was written early, when the session's budget was reached.
     status: Literal["completed", "partial", "cancelled"] = "completed"
+    at: float | None = None  # when the run ended (epoch seconds; None in older logs)
 
 
 Event = Annotated[

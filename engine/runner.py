@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -38,7 +39,7 @@ from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
-from engine.pauses import pause_events, pause_status
+from engine.pauses import pause_events, pause_status, resumed_phase
 from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.schemas import PlanDecision
 from engine.sessions import record_session
@@ -155,15 +156,22 @@ class ResearchSession:
                     yield event
             return
         if not snapshot.next:
-            if values.get("verified_report"):
-                self.last_report = report_ready_event(values)
-                yield self.last_report
-            for event in await self._finish(values):
+            for event in await self._finished_again(values):
                 yield event
             return
+        for event in resumed_phase(snapshot.next):
+            yield event
         async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
             async for event in stream:
                 yield event
+
+    async def _finished_again(self, values: dict[str, Any]) -> list[Event]:
+        """A finished session resumed: its report again, and how it finished."""
+        events: list[Event] = []
+        if values.get("verified_report"):
+            self.last_report = report_ready_event(values)
+            events.append(self.last_report)
+        return [*events, *await self._finish(values)]
 
     async def _continue_partial(self, values: dict[str, Any]) -> AsyncGenerator[Event, None]:
         """Research a partial session further, if its caps now leave room; else say so.
@@ -184,7 +192,7 @@ class ResearchSession:
                 detail=f"the budget is still reached ({meter.summary() or 'no cap'}); "
                 "raise it with --budget-tokens or --budget-usd to continue",
             )
-            yield RunFinished(session_id=self.session_id, status="partial")
+            yield RunFinished(session_id=self.session_id, status="partial", at=time.time())
             return
         if values.get("route") == "quick":
             async with contextlib.aclosing(self._start(self._question, "quick")) as stream:
@@ -241,6 +249,7 @@ class ResearchSession:
             offline=self.settings.offline,
             search_provider=self.settings.resolved_search_provider,
             resumed=resumed,
+            at=time.time(),
         )
 
     async def _resume_with(self, value: Any) -> AsyncGenerator[Event, None]:
@@ -371,7 +380,7 @@ class ResearchSession:
                 for unit in leg.units.cancelled():
                     yield unit
                 yield PhaseChanged(phase="cancelled", detail="stopped; resume to continue")
-                yield RunFinished(session_id=self.session_id, status="cancelled")
+                yield RunFinished(session_id=self.session_id, status="cancelled", at=time.time())
             elif kind == "error":
                 _log.error("session %s failed", self.session_id, exc_info=payload)
                 await self._record(status="failed")
@@ -380,6 +389,7 @@ class ResearchSession:
                     phase=leg.phase,
                     resumable=True,
                     session_id=self.session_id,
+                    at=time.time(),
                 )
             return
 
@@ -407,7 +417,7 @@ class ResearchSession:
             await self._record(status="cancelled")
             return [
                 PhaseChanged(phase="cancelled", detail="the plan was cancelled"),
-                RunFinished(session_id=self.session_id, status="cancelled"),
+                RunFinished(session_id=self.session_id, status="cancelled", at=time.time()),
             ]
         status: Literal["completed", "partial"] = (
             "partial" if values.get("status") == "partial" else "completed"
@@ -415,7 +425,7 @@ class ResearchSession:
         await self._record(status=status, report_path=values.get("report_path"))
         return [
             PhaseChanged(phase="done"),
-            RunFinished(session_id=self.session_id, status=status),
+            RunFinished(session_id=self.session_id, status=status, at=time.time()),
         ]
 
 

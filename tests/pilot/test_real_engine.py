@@ -204,10 +204,18 @@ async def test_cancel_mid_research_then_resume_from_sessions(
         assert report is not None and report.verification_status == "verified"
         assert app.research.view.session_id == session_id
         assert "done" in app.screen.query_one(StatusHeader).status_text().plain
+    from engine.events import PhaseChanged, SessionStarted
     from engine.sessions import get_session
+    from engine.sessions_log import load_events
 
     final = get_session(engine_settings, session_id)
     assert final is not None and final.status == "completed"
+    # The resumed run says at once where it is: the cancel is not its last word.
+    events = load_events(engine_settings, session_id) or []
+    at = next(i for i, e in enumerate(events) if isinstance(e, SessionStarted) and e.resumed)
+    after = events[at + 1]
+    assert isinstance(after, PhaseChanged) and after.phase == "researching", after
+    assert all(e.at is not None for e in events if isinstance(e, SessionStarted))
 
 
 async def test_an_edited_plan_is_stored_approved_and_reopens_edited(

@@ -7,7 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.events import Event, PlanApproved, PlanProposed
+from engine.events import (
+    Event,
+    PhaseChanged,
+    PlanApproved,
+    PlanProposed,
+    ResearchUnitUpdated,
+    RunFailed,
+    RunFinished,
+    SessionStarted,
+)
 from engine.protocol import SessionInfo
 from engine.schemas import ResearchPlan, ResearchTrack
 from tests.pilot.conftest import make_app
@@ -18,13 +27,19 @@ from tests.pilot.fakes import (
     ScriptedDriver,
     full_story,
     opening,
+    research_finished,
     research_running,
     sample_plan,
     settle,
+    unit,
 )
 from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.test_elapsed import Clock, app_with, header_text
 from tui.screens.confirm import ConfirmScreen
+from tui.view.elapsed import stored_elapsed
 from tui.widgets.plan_pane import PlanPane
+from tui.widgets.report_pane import ReportPane
+from tui.widgets.run_notice import RunNotice
 
 
 def saved(session_id: str, status: str = "completed", question: str = QUESTION) -> SessionInfo:
@@ -176,3 +191,129 @@ async def test_a_new_session_asks_before_stopping_the_run(tmp_path: Path) -> Non
         await settle(pilot)
         assert driver.cancelled == 1 and not app.link.running
         assert app.research.view.session_id == ""
+
+
+# ---- statuses follow the latest events -----------------------------------------------------
+
+
+def resumed() -> SessionStarted:
+    return SessionStarted(session_id=SESSION_ID, question=QUESTION, resumed=True)
+
+
+def cancelled_leg() -> list[Event]:
+    """What the engine says when a run is cancelled mid-research."""
+    return [
+        ResearchUnitUpdated(unit=unit(2, "cancelled")),
+        PhaseChanged(phase="cancelled", detail="stopped; resume to continue"),
+        RunFinished(session_id=SESSION_ID, status="cancelled"),
+    ]
+
+
+def notice_text(app: Any) -> str:
+    notice = app.screen.query_one(RunNotice)
+    return str(notice.render()) if notice.has_class("-shown") else ""
+
+
+async def test_resume_after_cancel_no_longer_says_cancelled(tmp_path: Path) -> None:
+    hold = Hold()
+    driver = ScriptedDriver(
+        {
+            "start": [opening()],
+            "review_plan": [[*research_running(), *cancelled_leg()]],
+            "resume": [[resumed(), hold]],
+        }
+    )
+    app, _ = make_app(tmp_path, driver)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        assert "cancelled" in header_text(app)
+        await pilot.press("ctrl+r")
+        await hold.reached.wait()
+        await pilot.pause(0.2)
+        line = header_text(app)
+        assert "cancelled" not in line and "resuming" in line, line
+        status = str(app.screen.query_one(ReportPane).query_one("#report-status").render())
+        assert "Stopped" not in status
+        hold.release.set()
+        await settle(pilot)
+
+
+async def test_a_completed_session_reopened_shows_no_cancel_banner(tmp_path: Path) -> None:
+    log = [*opening(), *research_running(), *cancelled_leg(), resumed(), *research_finished()]
+    app, _ = make_app(
+        tmp_path, ScriptedDriver(full_story()), sessions=[saved("s-0001")], logs={"s-0001": log}
+    )
+    async with app.run_test(size=(120, 36)) as pilot:
+        await press_and_settle(pilot, "f2")
+        await press_and_settle(pilot, "enter")
+        assert "cancel" not in notice_text(app).lower()
+        assert "done" in header_text(app)
+        assert not app.research.view.resumable  # nothing to resume: it completed
+
+
+async def test_a_failure_is_the_headers_latest_word_and_stops_the_clock(tmp_path: Path) -> None:
+    clock = Clock()
+    failure = RunFailed(error="The model endpoint did not answer.", session_id=SESSION_ID)
+    driver = ScriptedDriver({"start": [opening()], "review_plan": [[*research_running(), failure]]})
+    app = app_with(tmp_path, driver, clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        clock.now += 30
+        await press_and_settle(pilot, "y")
+        line = header_text(app)
+        assert "phase failed" in line and "researching" not in line, line
+        clock.now += 100
+        await pilot.pause(1.2)
+        assert "elapsed 30s" in header_text(app), header_text(app)
+
+
+# ---- elapsed time survives a resume and a reopen -------------------------------------------
+
+
+async def test_elapsed_goes_on_after_cancel_and_resume(tmp_path: Path) -> None:
+    clock = Clock()
+    hold = Hold()
+    driver = ScriptedDriver(
+        {
+            "start": [opening()],
+            "review_plan": [[*research_running(), *cancelled_leg()]],
+            "resume": [[resumed(), hold]],
+        }
+    )
+    app = app_with(tmp_path, driver, clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        clock.now += 75
+        await press_and_settle(pilot, "y")
+        assert "elapsed 1:15" in header_text(app), header_text(app)
+        clock.now += 3600  # an hour stopped does not count
+        await pilot.press("ctrl+r")
+        await hold.reached.wait()
+        clock.now += 5
+        await pilot.pause(1.2)
+        assert "elapsed 1:20" in header_text(app), header_text(app)
+        hold.release.set()
+        await settle(pilot)
+
+
+def test_stored_elapsed_sums_the_legs_from_their_stamps() -> None:
+    base = 1_800_000_000.0
+    start = SessionStarted(session_id=SESSION_ID, question=QUESTION, at=base)
+    stopped = RunFinished(session_id=SESSION_ID, status="cancelled", at=base + 40)
+    again = resumed().model_copy(update={"at": base + 7200})
+    done = RunFinished(session_id=SESSION_ID, at=base + 7225)
+    row = ("2027-01-15T08:00:00", "2027-01-15T10:00:25")
+    assert stored_elapsed([start, stopped, again, done], *row) == 65
+    # Stopped by a quit (nothing said): the leg counts to its last stamp, a unit's finish.
+    unit_done = ResearchUnitUpdated(unit=unit(1, started_at=base + 2, finished_at=base + 12))
+    assert stored_elapsed([start, unit_done, again, done], *row) == 37
+    # A follow-up question is timed from its own start.
+    follow = start.model_copy(update={"at": base + 9000})
+    assert (
+        stored_elapsed([start, done, follow, done.model_copy(update={"at": base + 9009})], *row)
+        == 9
+    )
+    # Paused at plan review: up to the pause.
+    review = PlanProposed(plan=sample_plan(), at=base + 4)
+    assert stored_elapsed([start, review], *row) == 4

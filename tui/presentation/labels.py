@@ -20,6 +20,8 @@ PHASES = {
     "done": "done",
     "cancelled": "cancelled",
     "failed": "failed",
+    # Not an engine phase: the run resumed and has not yet said where it is.
+    "resuming": "resuming",
 }
 
 SESSION_STATUSES = {

@@ -1,9 +1,12 @@
 """Elapsed time in the header: a clock while a run goes, what a finished run took.
 
-A live run is timed by the app's clock. A reopened session is timed from what was stored: its
-index row says when it was created and last changed (to the second), and its research units
-carry wall-clock start and finish times. Nothing is guessed: a session whose last question has
-not ended, or whose last question's start was never stored (a follow-up), shows no elapsed.
+A live run is timed by the app's clock; a resumed run goes on from the time its question had
+taken, it does not start again at zero. A reopened session is timed from its stored events:
+each leg's start (`SessionStarted.at`) to its last stamp (its end, its pause for review, its
+units' finish times), summed over the legs of its last question, so the hours a stopped
+session sat waiting to be resumed do not count. Logs written before events carried stamps
+fall back on the index row (when the session was created and last changed, to the second).
+Nothing is guessed: what cannot be told from the stored facts shows no elapsed.
 """
 
 from __future__ import annotations
@@ -41,6 +44,57 @@ def _wall(stamp: str) -> float | None:
 
 
 def stored_elapsed(events: Iterable[Event], created_at: str, updated_at: str) -> float | None:
+    """How long a saved session's last question took, or None when unknown."""
+    events = list(events)
+    stamped = stamped_elapsed(events)
+    if stamped is not None:
+        return stamped
+    return _row_elapsed(events, created_at, updated_at)
+
+
+def stamped_elapsed(events: Iterable[Event]) -> float | None:
+    """The last question's time from the events' own stamps: every leg from its start to
+    its last stamp. None when a leg's start carries no stamp (a log from before stamps)."""
+    from engine.events import SessionStarted
+
+    total, start, last = 0.0, None, 0.0
+    seen = False
+    for event in events:
+        if isinstance(event, SessionStarted):
+            if event.at is None:
+                return None
+            if start is not None:  # the last leg stopped without a word (the app quit)
+                total += last - start
+            if not event.resumed:
+                total = 0.0  # a new question is timed from zero
+            start = last = event.at
+            seen = True
+            continue
+        if start is None:
+            continue
+        last = max([last, *_stamps(event)])
+        if _ends_a_run(event) and _stamp(event) is not None:
+            total += last - start
+            start = None
+    if not seen:
+        return None
+    return total + (last - start if start is not None else 0.0)
+
+
+def _stamp(event: Event) -> float | None:
+    at = getattr(event, "at", None)
+    return at if isinstance(at, float | int) else None
+
+
+def _stamps(event: Event) -> list[float]:
+    stamp = _stamp(event)
+    stamps = [stamp] if stamp is not None else []
+    for unit in _units_in(event):
+        stamps.extend(t for t in (unit.started_at, unit.finished_at) if t is not None)
+    return stamps
+
+
+def _row_elapsed(events: list[Event], created_at: str, updated_at: str) -> float | None:
     """How long a saved session took from its question to its end, or None when unknown.
 
     `created_at` and `updated_at` are the session's index row: written when its question

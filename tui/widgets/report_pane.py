@@ -44,6 +44,7 @@ _WAITING = {
     "writing": "Writing the report…",
     "verifying": "Verifying every citation against the retrieved sources…",
     "cancelled": "Stopped before a report was written: resume the session to go on.",
+    "resuming": "Resuming the run…",
 }
 
 

@@ -59,13 +59,40 @@ class EngineUpdates(ResearchScreenBase):
         event = message.event
         if event.session_id != self.view.session_id and self.view.session_id:
             self.reset()
+        # A resumed run goes on from the time its question had taken; a new question (a
+        # follow-up too) is timed from zero.
+        taken = self._elapsed_so_far() if event.resumed else 0.0
         self.view.session_id = event.session_id
         self.view.question = event.question
         self.view.offline = event.offline
-        self.view.started_at, self.view.finished_at = self.clock(), None
+        self.view.started_at, self.view.finished_at = self.clock() - taken, None
         self.header.show_offline(event.offline)
-        self.header.show_elapsed(0)
+        self.header.show_elapsed(taken)
         self.sub_title = event.question
+        if event.resumed:
+            self._run_resumed()
+
+    def _elapsed_so_far(self) -> float:
+        started, finished = self.view.started_at, self.view.finished_at
+        if started is None:
+            return 0.0
+        return (finished if finished is not None else self.clock()) - started
+
+    def _run_resumed(self) -> None:
+        """The run goes again: what said it had stopped (cancelled, failed) is no longer so,
+        live or in a reopened session that was resumed later."""
+        self.view.failure = None
+        self.query_one(RunNotice).hide()
+        self._set_resumable(False)
+        if self.view.phase in _ENDED_PHASES:
+            self.view.phase, self.view.phase_detail = "resuming", ""
+            self.header.show_phase("resuming")
+            self.query_one(ReportPane).show_phase("resuming")
+
+    def _stop_clock(self) -> None:
+        if self.view.started_at is not None and self.view.finished_at is None:
+            self.view.finished_at = self.clock()
+            self._tick()
 
     @for_session_on_screen
     def on_phase_updated(self, message: PhaseUpdated) -> None:
@@ -80,9 +107,8 @@ class EngineUpdates(ResearchScreenBase):
             self._unzoom_plan()
         plan.show_phase(event.phase if event.phase in _PLANNING_PHASES else "")
         self.query_one(ReportPane).show_phase(event.phase)
-        if event.phase in _ENDED_PHASES and self.view.started_at is not None:
-            self.view.finished_at = self.clock()
-            self._tick()
+        if event.phase in _ENDED_PHASES:
+            self._stop_clock()
 
     @for_session_on_screen
     def on_clarification_asked(self, message: ClarificationAsked) -> None:
@@ -189,11 +215,19 @@ class EngineUpdates(ResearchScreenBase):
     def on_run_failed_notice(self, message: RunFailedNotice) -> None:
         event = message.event
         self.view.failure = event.error
+        # The failure is the run's latest word: the header no longer says what it was doing.
+        self.view.phase, self.view.phase_detail = "failed", ""
+        self.header.show_phase("failed")
+        self._stop_clock()
         self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
         self._set_resumable(event.resumable)
 
     @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
+        self._stop_clock()
+        if message.event.status == "completed":
+            # Whatever stopped it before (a cancel, a failure) was resumed and is over.
+            self._set_resumable(False)
         if message.event.status == "partial":
             self.query_one(RunNotice).show_info(
                 "Partial report: the session's budget was reached. Raise its budget in "
