@@ -43,6 +43,7 @@ from engine.sourcing.corroboration import corroborate
 from engine.sourcing.echo import without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.marker_place import markers_at_sentence_end
+from engine.sourcing.related import related_quote
 from engine.sourcing.source_numbers import body_of, catalog_of, complete_references, renumber
 from engine.sourcing.support import drop_unsupported
 
@@ -223,6 +224,7 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
     body = body_of(own)
     checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
     cited = corroborate(attribute_uncited(checked, catalog), catalog)
+    cited = related_quote(cited, _question_of(messages), catalog)
     completed = complete_references(cited, catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
 

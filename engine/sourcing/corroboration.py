@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import re
 
-from engine.citations.sections import parse_sources_section
 from engine.grounding.names import code_names
 from engine.grounding.score import score_claim
-from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
+from engine.sourcing.source_numbers import (
+    SourceCatalog,
+    body_of,
+    cited_numbers,
+    listed_consistently,
+    listing_with,
+    page_of,
+)
 
 # Per sentence: a second and a third page are corroboration; more is clutter.
 MAX_ADDED_PER_SENTENCE = 2
@@ -25,27 +31,6 @@ MAX_ADDED_PER_SENTENCE = 2
 CORROBORATES_AT = 0.8
 _SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
 _MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
-
-
-def _page(locator: str) -> str:
-    """The page a locator names: two sections or anchors of one page are one page."""
-    return locator.split("#", 1)[0].rstrip("/")
-
-
-def _listed_consistently(answer: str, catalog: SourceCatalog) -> dict[int, str] | None:
-    """The numbers the answer's own references list, when they agree with the catalog.
-
-    None when the answer lists a catalog number at another page: its numbering is its own,
-    and a number added from the catalog would name the wrong source.
-    """
-    listed: dict[int, str] = {}
-    for entry in parse_sources_section(answer):
-        locator = entry.url or entry.key or ""
-        known = catalog.entries.get(entry.number)
-        if known is not None and _page(known[1]) != _page(locator):
-            return None
-        listed[entry.number] = locator
-    return listed
 
 
 def _names_everything(sentence: str, passage: str) -> bool:
@@ -66,11 +51,11 @@ def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
     cited = [number for number in cited_numbers(sentence) if number in catalog.entries]
     if not cited:
         return []
-    pages = {_page(catalog.entries[number][1]) for number in cited}
+    pages = {page_of(catalog.entries[number][1]) for number in cited}
     scored: list[tuple[float, int]] = []
     for number, passage in catalog.passages.items():
         title, locator = catalog.entries[number]
-        if _page(locator) in pages or not passage.strip():
+        if page_of(locator) in pages or not passage.strip():
             continue
         text = f"{title}. {passage}"
         if not _names_everything(sentence, text):
@@ -80,7 +65,7 @@ def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
             scored.append((verdict.score, number))
     added: list[int] = []
     for _score, number in sorted(scored, key=lambda item: (-item[0], item[1])):
-        page = _page(catalog.entries[number][1])
+        page = page_of(catalog.entries[number][1])
         if page in pages:
             continue
         pages.add(page)
@@ -103,7 +88,7 @@ def corroborate(answer: str, catalog: SourceCatalog) -> str:
         return answer
     body = body_of(answer)
     tail = answer[len(body) :]
-    listed = _listed_consistently(answer, catalog) if tail else {}
+    listed = listed_consistently(answer, catalog) if tail else {}
     if listed is None:
         return answer
     added_anywhere: list[int] = []
@@ -125,19 +110,4 @@ def corroborate(answer: str, catalog: SourceCatalog) -> str:
         lines.append(_SENTENCE.sub(cite_more, line))
     if not added_anywhere:
         return answer
-    return "\n".join(lines) + _listing(tail, listed, added_anywhere, catalog)
-
-
-def _listing(tail: str, listed: dict[int, str], added: list[int], catalog: SourceCatalog) -> str:
-    """The references section with the added numbers listed, when the answer has its own
-    list that names what it was shown (an answer without one is listed from the catalog)."""
-    if not tail or not listed:
-        return tail
-    if not any(locator in tail for _, locator in catalog.entries.values()):
-        return tail  # a list of the model's own that the catalog's list will replace
-    lines = [
-        f"[{number}] {catalog.entries[number][0]} — {catalog.entries[number][1]}"
-        for number in added
-        if number not in listed
-    ]
-    return tail.rstrip("\n") + "\n" + "\n".join(lines) + "\n" if lines else tail
+    return "\n".join(lines) + listing_with(tail, listed, added_anywhere, catalog)

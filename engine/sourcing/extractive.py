@@ -19,7 +19,8 @@ MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 400
 
 
-def _sentences(passage: str) -> list[str]:
+def sentences_of(passage: str) -> list[str]:
+    """The whole sentences of a passage, of a length worth quoting."""
     found = []
     for sentence in _SENTENCE_END.split(" ".join(passage.split())):
         sentence = sentence.strip()
@@ -36,7 +37,7 @@ def quoted_findings(topic: str, catalog: SourceCatalog, max_findings: int) -> st
     candidates = [
         (number, sentence)
         for number, passage in catalog.passages.items()
-        for sentence in _sentences(passage)
+        for sentence in sentences_of(passage)
     ]
     if not candidates or max_findings <= 0:
         return ""

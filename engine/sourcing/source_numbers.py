@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
+from engine.citations.sections import parse_sources_section
 from engine.messages import message_text
 
 _BLOCK_HEADER = re.compile(r"^\[(\d+)\] (.*)$")
@@ -125,3 +126,41 @@ def complete_references(answer: str, catalog: SourceCatalog) -> str:
         for number in cited
     ]
     return answer.rstrip() + "\n\n## References\n" + "\n".join(lines) + "\n"
+
+
+def page_of(locator: str) -> str:
+    """The page a locator names: two sections or anchors of one page are one page."""
+    return locator.split("#", 1)[0].rstrip("/")
+
+
+def listed_consistently(answer: str, catalog: SourceCatalog) -> dict[int, str] | None:
+    """The numbers the answer's own references list, when they agree with the catalog.
+
+    None when the answer lists a catalog number at another page: its numbering is its own,
+    and a number added from the catalog would name the wrong source.
+    """
+    listed: dict[int, str] = {}
+    for entry in parse_sources_section(answer):
+        locator = entry.url or entry.key or ""
+        known = catalog.entries.get(entry.number)
+        if known is not None and page_of(known[1]) != page_of(locator):
+            return None
+        listed[entry.number] = locator
+    return listed
+
+
+def listing_with(
+    tail: str, listed: dict[int, str], added: list[int], catalog: SourceCatalog
+) -> str:
+    """The references section with the added numbers listed, when the answer has its own
+    list that names what it was shown (an answer without one is listed from the catalog)."""
+    if not tail or not listed:
+        return tail
+    if not any(locator in tail for _, locator in catalog.entries.values()):
+        return tail  # a list of the model's own that the catalog's list will replace
+    lines = [
+        f"[{number}] {catalog.entries[number][0]} — {catalog.entries[number][1]}"
+        for number in added
+        if number not in listed
+    ]
+    return tail.rstrip("\n") + "\n" + "\n".join(lines) + "\n" if lines else tail
