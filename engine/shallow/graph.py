@@ -83,6 +83,10 @@ MALFORMED_CALL_NOTICE = (
     'exactly <tool_call>{"name": ..., "arguments": {...}}</tool_call>, or write the answer.'
 )
 BUDGET_METRIC = "quick_research_budget"
+# A quick turn is a tool call or an answer of a few sentences with its references (a few
+# hundred tokens). A small model that copies its search results back instead would write
+# until the role's cap, minutes on a CPU server, for text that is taken out again.
+QUICK_TURN_TOKENS = 600
 
 
 def _tool_failure(error: Exception) -> str:
@@ -356,7 +360,8 @@ class _QuickNodes:
         messages: list[BaseMessage] = list(state["messages"])
         forced = _first_search_choice(usable, messages) if with_tools else None
         runnable = self.model.bind_tools(usable, tool_choice=forced) if with_tools else self.model
-        reply = _as_ai_message(await runnable.ainvoke(self.request_for(state, usable, exhausted)))
+        request = self.request_for(state, usable, exhausted)
+        reply = _as_ai_message(await runnable.ainvoke(request, max_tokens=QUICK_TURN_TOKENS))
         if forced is not None and not reply.tool_calls:
             reply = engine_search([HumanMessage(content=_question_of(messages))])
         return reply
@@ -369,7 +374,7 @@ class _QuickNodes:
         reply = _capped(reply, self.budget.remaining_tool_calls(iterations))
         if not reply.tool_calls and _no_answer(reply) and _searched(list(state["messages"])):
             retry = self.request_for(state, usable, True)
-            reply = _as_ai_message(await self.model.ainvoke(retry))
+            reply = _as_ai_message(await self.model.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
         return reply
 
     async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:

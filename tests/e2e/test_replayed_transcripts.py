@@ -47,11 +47,10 @@ class Expected:
 
 
 EXPECTED: dict[str, Expected] = {
-    # Tool calls written as text; the answer copies the results shown, so it is replaced by
-    # their sentences that best match the question, quoted and cited: a verified answer.
-    "quick_asyncio_cancel": Expected(
-        exit_code=0, verified=True, min_kept_citations=1, quoted_instead=True
-    ),
+    # Tool calls written as text; an answer of the model's own, cited to the page it read.
+    # (An answer that only copies the results shown is replaced by their best sentences,
+    # quoted: tests/unit/compat/test_echoed_results.py.)
+    "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
     "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
     # Nothing retrieved answers it; the model answers from memory (wrongly) and cites [1], a
     # page about Python: the citation is dropped and the answer marked, never passed as research.

@@ -45,6 +45,7 @@ def search(query: str) -> tuple[str, dict[str, Any]]:
 class ModelCall:
     messages: list[BaseMessage]
     bound_tools: tuple[str, ...]
+    max_tokens: int | None = None
 
 
 @dataclass
@@ -89,8 +90,8 @@ class RecordingChatModel(BaseChatModel):
         names = tuple(getattr(t, "name", None) or getattr(t, "__name__", "") for t in tools)
         return self.model_copy(update={"bound_tools": names})
 
-    def _reply(self, messages: list[BaseMessage]) -> ChatResult:
-        self.script.calls.append(ModelCall(list(messages), self.bound_tools))
+    def _reply(self, messages: list[BaseMessage], max_tokens: int | None = None) -> ChatResult:
+        self.script.calls.append(ModelCall(list(messages), self.bound_tools, max_tokens))
         reply = self.script.responder(list(messages))
         if isinstance(reply, BaseException):
             raise reply
@@ -101,14 +102,14 @@ class RecordingChatModel(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
-        return self._reply(messages)
+        return self._reply(messages, kwargs.get("max_tokens"))
 
     async def _agenerate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
         if self.delay:
             await asyncio.sleep(self.delay)
-        return self._reply(messages)
+        return self._reply(messages, kwargs.get("max_tokens"))
 
 
 @dataclass

@@ -14,6 +14,7 @@ from engine.shallow.graph import (
     BUDGET_METRIC,
     CITE_REMINDER,
     EMPTY_ANSWER,
+    QUICK_TURN_TOKENS,
     TOOL_FAILURE_MESSAGE,
     build_shallow_graph,
     final_answer,
@@ -55,6 +56,9 @@ async def test_one_search_then_a_cited_answer() -> None:
     assert tools.log == [("search_web", {"query": "python 3.13 release"})]
     # The reflection tool is left out of the quick path; search and fetch are bound.
     assert [call.bound_tools for call in model.calls] == [("search_web", "fetch_url")] * 2
+    # Every quick turn is capped well below a role's output: a copied-back result list
+    # cannot run on for minutes.
+    assert [call.max_tokens for call in model.calls] == [QUICK_TURN_TOKENS] * 2
     second_request = model.calls[1].messages
     assert isinstance(second_request[0], SystemMessage)
     assert "Current date: Friday, March 14, 2031" in second_request[0].text
