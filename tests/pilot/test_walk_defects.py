@@ -7,15 +7,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import Input
+
 from engine.events import (
     Event,
     PhaseChanged,
     PlanApproved,
     PlanProposed,
+    ResearchUnitSummary,
     ResearchUnitUpdated,
+    RouteDecided,
     RunFailed,
     RunFinished,
     SessionStarted,
+    ToolCalled,
 )
 from engine.protocol import SessionInfo
 from engine.schemas import ResearchPlan, ResearchTrack
@@ -27,6 +32,8 @@ from tests.pilot.fakes import (
     ScriptedDriver,
     full_story,
     opening,
+    progress,
+    report_event,
     research_finished,
     research_running,
     sample_plan,
@@ -40,6 +47,7 @@ from tui.view.elapsed import stored_elapsed
 from tui.widgets.plan_pane import PlanPane
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
+from tui.widgets.units_table import UnitsTable
 
 
 def saved(session_id: str, status: str = "completed", question: str = QUESTION) -> SessionInfo:
@@ -317,3 +325,112 @@ def test_stored_elapsed_sums_the_legs_from_their_stamps() -> None:
     # Paused at plan review: up to the pause.
     review = PlanProposed(plan=sample_plan(), at=base + 4)
     assert stored_elapsed([start, review], *row) == 4
+
+
+# ---- the gate line says what the gate last decided -----------------------------------------
+
+
+def ending() -> list[Event]:
+    return [
+        PhaseChanged(phase="writing"),
+        PhaseChanged(phase="verifying"),
+        report_event(),
+        PhaseChanged(phase="done"),
+        RunFinished(session_id=SESSION_ID),
+    ]
+
+
+async def test_a_run_with_no_evidence_says_so_not_not_checked_yet(tmp_path: Path) -> None:
+    empty = progress(unit(1), records=0, domains=0, status="none")
+    driver = ScriptedDriver({"start": [opening()], "review_plan": [[empty, *ending()]]})
+    app, _ = make_app(tmp_path, driver)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await ask(pilot)
+        assert "not checked yet" not in header_text(app)
+        await press_and_settle(pilot, "y")
+        line = header_text(app)
+        assert "research ended with no evidence" in line and "not checked yet" not in line, line
+
+
+async def test_the_gate_line_keeps_its_last_decision(tmp_path: Path) -> None:
+    rejected = progress(unit(1), records=2, domains=1, status="retry")
+    later = progress(unit(1), unit(2), records=2, domains=1, status="none")
+    driver = ScriptedDriver({"start": [opening()], "review_plan": [[rejected, later, *ending()]]})
+    app, _ = make_app(tmp_path, driver)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        line = header_text(app)
+        assert "needs more (need 2 more domains)" in line and "not checked" not in line, line
+
+
+# ---- a unit's counts grow as its events arrive -------------------------------------------
+
+
+def quick_unit(status: str = "running", **extra: Any) -> ResearchUnitSummary:
+    return ResearchUnitSummary(id="quick-1", topic=QUESTION, status=status, **extra)  # type: ignore[arg-type]
+
+
+def quick_call(call_id: str, status: str) -> ToolCalled:
+    return ToolCalled(tool="search_web", call_id=call_id, unit_id="quick-1", status=status)  # type: ignore[arg-type]
+
+
+async def test_quick_units_tool_count_grows_as_calls_arrive(tmp_path: Path) -> None:
+    hold = Hold()
+    steps = [
+        SessionStarted(session_id=SESSION_ID, question=QUESTION),
+        RouteDecided(mode="quick", reason="a lookup"),
+        PhaseChanged(phase="quick_research"),
+        ResearchUnitUpdated(unit=quick_unit()),
+        quick_call("c1", "started"),
+        quick_call("c1", "succeeded"),
+        quick_call("c2", "started"),
+        hold,
+        quick_call("c2", "succeeded"),
+        ResearchUnitUpdated(unit=quick_unit("completed", tool_call_count=2)),
+        PhaseChanged(phase="done"),
+        RunFinished(session_id=SESSION_ID),
+    ]
+    app, _ = make_app(tmp_path, ScriptedDriver({"start": [steps]}))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#question", Input).value = QUESTION
+        app.screen.query_one("#question", Input).focus()
+        await pilot.press("enter")
+        await hold.reached.wait()
+        await pilot.pause(0.2)
+        table = app.screen.query_one(UnitsTable)
+        assert str(table.get_cell("quick-1", "tools")) == "2"  # c1 done, c2 under way
+        hold.release.set()
+        await settle(pilot)
+        assert str(table.get_cell("quick-1", "tools")) == "2"
+
+
+# ---- the help says where keys work ------------------------------------------------------
+
+
+def help_section_keys(title: str) -> list[str]:
+    from tui.screens.help import HELP_FILE
+
+    text = HELP_FILE.read_text(encoding="utf-8")
+    section = text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [key for row in rows for key in row.split("|")[1].split("`")[1::2]]
+
+
+async def test_every_key_the_help_lists_everywhere_acts_from_the_question_bar(
+    tmp_path: Path,
+) -> None:
+    keys = help_section_keys("Everywhere")
+    assert "ctrl+x" in keys and "F2" in keys
+    typed = [key for key in keys if len(key) == 1 and key.isprintable()]
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(120, 36)) as pilot:
+        question = app.screen.query_one("#question", Input)
+        for key in typed:
+            question.value = ""
+            question.focus()
+            await pilot.press(key)
+            await pilot.pause()
+            # A key listed as working everywhere would be typed into the question instead.
+            assert question.value == "", f"{key!r} is listed under Everywhere but types"

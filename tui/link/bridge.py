@@ -102,14 +102,18 @@ class RouteChosen(EngineMessage):
 
 
 class ProgressUpdated(EngineMessage):
-    """The supervisor runtime's latest decision; only the newest one matters."""
+    """The supervisor runtime's latest decision; only the newest one matters, except that a
+    gate decision is never replaced by a later pass that did not judge the gate."""
 
     def __init__(self, event: RuntimeProgress) -> None:
         super().__init__()
         self.event = event
 
     def can_replace(self, message: Message) -> bool:
-        return isinstance(message, ProgressUpdated)
+        if not isinstance(message, ProgressUpdated):
+            return False
+        decided = message.event.quality_gate_status != "none"
+        return not decided or self.event.quality_gate_status != "none"
 
 
 class UsageChanged(EngineMessage):

@@ -47,6 +47,8 @@ class SessionView:
     records: list[EvidenceRecord] = field(default_factory=list)
     records_by_id: dict[str, EvidenceRecord] = field(default_factory=dict)
     domains: set[str] = field(default_factory=set)
+    # Ledger records per research unit, counted as they arrive.
+    evidence_by_unit: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     report: ReportReady | None = None
     failure: str | None = None
     resumable: bool = False
@@ -60,8 +62,32 @@ class SessionView:
         fresh = [record for record in records if record.id not in self.records_by_id]
         for record in fresh:
             self.records_by_id[record.id] = record
+            self.evidence_by_unit[record.research_unit_id or ""] += 1
         self.records.extend(fresh)
         return fresh
+
+    def calls_of(self, unit_id: str) -> int:
+        """Tool calls seen for a unit: a call's start and outcome are one call."""
+        calls = self.tool_calls.get(unit_id, [])
+        named = {call.call_id for call in calls if call.call_id}
+        return len(named) + sum(
+            1 for call in calls if not call.call_id and call.status != "started"
+        )
+
+    def live_unit(self, unit: ResearchUnitSummary) -> ResearchUnitSummary:
+        """A unit with its counts as its events arrive: the engine's summary of a running
+        unit (the quick path's above all) says 0 tool calls until the unit is done. A unit
+        that ended shows the engine's own figures."""
+        if unit.status not in ("queued", "running"):
+            return unit
+        calls = self.calls_of(unit.id)
+        evidence = self.evidence_by_unit.get(unit.id, 0)
+        update: dict[str, int] = {}
+        if calls > unit.tool_call_count:
+            update["tool_call_count"] = calls
+        if evidence > unit.evidence_count:
+            update["evidence_count"] = evidence
+        return unit.model_copy(update=update) if update else unit
 
     def findings_of(self, unit_id: str) -> list[EvidenceRecord]:
         return [record for record in self.records if record.research_unit_id == unit_id]

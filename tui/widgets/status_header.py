@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from engine.events import RuntimeProgress, UsageUpdated
 
 _GATE_STYLE = {"pass": "bold green", "retry": "bold yellow", "none": "dim"}
+# Phases after research: a gate that never decided by then will not decide.
+_AFTER_RESEARCH = {"writing", "verifying", "done"}
 # What leaves a line too long for the terminal, first to last; the phase, the elapsed time and
 # the gate stay.
 _DROP_ORDER = ("name", "tokens", "model", "documents")
@@ -39,6 +41,10 @@ class StatusHeader(Vertical):
         super().__init__(id=id)
         self._phase = ""
         self._progress: RuntimeProgress | None = None
+        # The supervisor's last report with a gate decision: a later pass that did not judge
+        # the gate ("none") does not take the decision back.
+        self._gate: RuntimeProgress | None = None
+        self._research_over = False
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
         self._elapsed_final = False
@@ -59,6 +65,7 @@ class StatusHeader(Vertical):
     def show_phase(self, phase: str, detail: str = "") -> None:
         label = phase_label(phase)
         self._phase = f"{label} · {detail}" if detail else label
+        self._research_over = phase in _AFTER_RESEARCH
         self._render_line()
 
     def show_evidence(self, records: int, domains: int) -> None:
@@ -67,6 +74,8 @@ class StatusHeader(Vertical):
 
     def show_progress(self, progress: RuntimeProgress) -> None:
         self._progress = progress
+        if progress.quality_gate_status != "none":
+            self._gate = progress
         self._render_line()
 
     def show_usage(self, usage: UsageUpdated) -> None:
@@ -100,6 +109,7 @@ class StatusHeader(Vertical):
 
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
+        self._gate, self._research_over = None, False
         self._evidence = None
         self._model_call = ""
         self._render_line()
@@ -154,10 +164,28 @@ class StatusHeader(Vertical):
             f"{fraction(records, progress.min_evidence_records, 'record')}"
             f" · {fraction(domains, progress.min_source_domains, 'domain')} · ",
         )
-        status = progress.quality_gate_status
-        text.append(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
-        if progress.quality_gate_reason:
-            text.append(f" ({one_line(progress.quality_gate_reason, 60)})", style="italic")
+        text.append_text(self._gate_decision(records))
+        return text
+
+    def forget_gate(self) -> None:
+        """A new question: the last one's gate decision says nothing about it."""
+        self._gate, self._progress, self._evidence = None, None, None
+        self._research_over = False
+        self._render_line()
+
+    def _gate_decision(self, records: int) -> Text:
+        """What the gate last decided, or why it never did."""
+        decided = self._gate
+        if decided is None:
+            if not self._research_over:
+                return Text(gate_status_label("none"), style=_GATE_STYLE["none"])
+            if records == 0:
+                return Text("research ended with no evidence", style="bold yellow")
+            return Text("not checked: research ended first", style="yellow")
+        status = decided.quality_gate_status
+        text = Text(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
+        if decided.quality_gate_reason:
+            text.append(f" ({one_line(decided.quality_gate_reason, 60)})", style="italic")
         return text
 
     @staticmethod

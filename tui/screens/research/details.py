@@ -17,6 +17,7 @@ class ReaderDetails(ResearchScreenBase):
     def on_units_table_opened(self, message: UnitsTable.Opened) -> None:
         unit = self.view.units.get(message.unit_id)
         if unit is not None:
+            unit = self.view.live_unit(unit)
             calls = list(self.view.tool_calls.get(unit.id, []))
             screen = unit_detail_screen()(unit, calls, self.view.findings_of(unit.id))
             self.app.push_screen(screen)

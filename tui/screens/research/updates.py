@@ -71,6 +71,8 @@ class EngineUpdates(ResearchScreenBase):
         self.sub_title = event.question
         if event.resumed:
             self._run_resumed()
+        else:
+            self.header.forget_gate()
 
     def _elapsed_so_far(self) -> float:
         started, finished = self.view.started_at, self.view.finished_at
@@ -164,12 +166,22 @@ class EngineUpdates(ResearchScreenBase):
         units = message.drain()
         for unit in units:
             self.view.units[unit.id] = unit
-        self.query_one(UnitsPane).table.show_units(units)
+        self.query_one(UnitsPane).table.show_units([self.view.live_unit(u) for u in units])
         self._refresh_unit_detail()
+
+    def _recount_units(self, unit_ids: set[str | None]) -> None:
+        """Units whose tool calls or evidence arrived: their counts grow as the events do."""
+        table = self.query_one(UnitsPane).table
+        for unit_id in unit_ids:
+            unit = self.view.units.get(unit_id or "")
+            if unit is not None:
+                table.show_unit(self.view.live_unit(unit))
 
     @for_session_on_screen
     def on_tool_calls_logged(self, message: ToolCallsLogged) -> None:
-        self.view.add_tool_calls(message.drain())
+        calls = message.drain()
+        self.view.add_tool_calls(calls)
+        self._recount_units({call.unit_id for call in calls})
         self._refresh_unit_detail()
 
     @for_session_on_screen
@@ -179,6 +191,7 @@ class EngineUpdates(ResearchScreenBase):
             self.view.domains.update(source_domain(url) for url in record.source_urls)
         # The gate counts grow with the ledger, between the supervisor's own reports.
         self.header.show_evidence(len(self.view.records), len(self.view.domains))
+        self._recount_units({record.research_unit_id for record in fresh})
         self._refresh_unit_detail()
         await self.query_one(LedgerPane).add_records(fresh)
 
@@ -186,7 +199,7 @@ class EngineUpdates(ResearchScreenBase):
         """A unit detail screen on top follows its unit live instead of freezing."""
         for screen in self.app.screen_stack:
             if isinstance(screen, unit_detail_screen()):
-                unit = self.view.units.get(screen.unit.id, screen.unit)
+                unit = self.view.live_unit(self.view.units.get(screen.unit.id, screen.unit))
                 screen.update(
                     unit,
                     list(self.view.tool_calls.get(unit.id, [])),
