@@ -81,3 +81,43 @@ def test_copies_of_results_with_no_sentence_to_quote_are_called_so() -> None:
     finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
 
     assert finished.content == COPIED_ANSWER
+
+
+WAIT_FOR_PAGE = (
+    "If aw is a coroutine it is automatically scheduled as a Task. If timeout is None, block "
+    "until the future completes. If a timeout occurs, it cancels the task and raises "
+    "TimeoutError. To avoid the task cancellation, wrap it in shield(). The function will wait "
+    "until the future is actually cancelled, so the total wait time may exceed the timeout."
+)
+
+
+def test_a_passage_re_cited_sentence_by_sentence_is_a_copy_and_its_best_sentences_are_quoted() -> (
+    None
+):
+    # As a 1.5B model answered "what does wait_for do when the timeout expires": the whole
+    # passage, a [1] after each sentence.
+    results = ToolMessage(
+        content=f"Search results for wait_for\n\n[1] Coroutines and Tasks\nDocument: "
+        f"asyncio-task.html\n{WAIT_FOR_PAGE}",
+        tool_call_id="call-1",
+    )
+    copied = " ".join(sentence + " [1]." for sentence in WAIT_FOR_PAGE.rstrip(".").split(". "))
+    question = "What does asyncio.wait_for do when the timeout expires?"
+
+    finished = str(_finished(AIMessage(content=copied), [HumanMessage(question), results]).content)
+
+    assert finished.startswith(QUOTED_INSTEAD)
+    assert "it cancels the task and raises TimeoutError [1]." in finished
+    assert finished.count("[1]") <= 4  # three quoted sentences and the reference line
+
+
+def test_an_answer_quoting_a_sentence_among_its_own_is_kept() -> None:
+    catalog = _catalog()
+    catalog.passages[1] = WAIT_FOR_PAGE
+    answer = (
+        "asyncio.wait_for gives up when the timeout expires [1]. If a timeout occurs, it "
+        "cancels the task and raises TimeoutError [1]. Shield the task to keep it running [1]. "
+        "The wait can be longer than asked [1]."
+    )
+
+    assert without_echo(answer, catalog) == answer
