@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.citations.extract import extract_cited_sentences
 from engine.sourcing.related import RELATED_LEAD_IN, related_quote
-from engine.sourcing.source_numbers import SourceCatalog, complete_references
+from engine.sourcing.source_numbers import complete_references
+from tests.unit.compat.test_corroboration import _catalog
 
 QUESTION = "What is the default maxsize of functools.lru_cache?"
 FUNCTOOLS = (
@@ -16,14 +17,6 @@ COLLECTIONS = (
     "implementing variants of functools.lru_cache() with a time bound."
 )
 QUEUES = "The maxsize argument of asyncio.Queue defaults to 0, which means it is unbounded."
-
-
-def _catalog(*pages: tuple[str, str, str]) -> SourceCatalog:
-    catalog = SourceCatalog({})
-    for title, locator, passage in pages:
-        number = catalog.number_for(title, locator)
-        catalog.passages[number] = passage
-    return catalog
 
 
 def test_an_answer_citing_one_page_quotes_a_sentence_of_another_about_the_subject() -> None:
