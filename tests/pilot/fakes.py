@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.protocol import SessionInfo
 from engine.schemas import PlanDecision, ResearchPlan, ResearchTrack
-from tui.link.backend import DoctorSummary
+from tui.link.backend import DoctorSummary, ModelProfileRow
 
 QUESTION = "How does asyncio schedule coroutines?"
 SESSION_ID = "s-0001"
@@ -128,7 +128,9 @@ class FakeBackend:
         open_error: BaseException | None = None,
         offline: bool = True,
         indexing: Callable[[Callable[[int, int], None]], None] = lambda progress: None,
+        profiles: list[ModelProfileRow] | None = None,
     ) -> None:
+        self.profiles = profiles or []
         self.offline = offline
         self.indexing = indexing
         self.default = default
@@ -189,6 +191,9 @@ class FakeBackend:
 
     def offline_model(self) -> bool:
         return self.offline
+
+    def model_profiles(self) -> list[ModelProfileRow]:
+        return list(self.profiles)
 
     def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
         self.indexing(progress)

@@ -434,3 +434,61 @@ async def test_every_key_the_help_lists_everywhere_acts_from_the_question_bar(
             await pilot.pause()
             # A key listed as working everywhere would be typed into the question instead.
             assert question.value == "", f"{key!r} is listed under Everywhere but types"
+
+
+# ---- settings show the detected model profile ---------------------------------------------
+
+
+async def test_settings_show_the_detected_model_profile(tmp_path: Path) -> None:
+    from tui.link.backend import ModelProfileRow
+    from tui.screens.settings import SettingsScreen
+
+    rows = [
+        ModelProfileRow(
+            role=role,
+            model="qwen2.5-7b",
+            endpoint="127.0.0.1:8080",
+            context_window=32768,
+            tool_calling="prompted",
+            structured_output="json_object",
+            source="detected",
+            detected_at=1_800_000_000.0,
+        )
+        for role in ("orchestrator", "researcher", "planner", "writer")
+    ]
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()), profiles=rows)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await press_and_settle(pilot, "f3")
+        assert isinstance(app.screen, SettingsScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = str(app.screen.query_one("#model-profile").render())
+        assert "qwen2.5-7b at 127.0.0.1:8080" in shown and "every role" in shown
+        assert "context window 32,768 tokens" in shown
+        assert "tool calling prompted" in shown and "structured output json_object" in shown
+        assert "detected" in shown
+
+
+def test_the_engine_backend_reads_the_profile_cache(tmp_path: Path) -> None:
+    from engine.config import settings_from_mapping
+    from engine.models.compat.profile import ModelProfile, cache_key, store_detected
+    from tui.link.engine_backend import EngineBackend
+
+    settings = settings_from_mapping(
+        {
+            "DATA_DIR": str(tmp_path),
+            "ORCHESTRATOR_BASE_URL": "http://127.0.0.1:8080/v1",
+            "ORCHESTRATOR_MODEL": "qwen2.5-7b",
+        }
+    )
+    backend = EngineBackend(settings, cwd=tmp_path)
+    assert {row.source for row in backend.model_profiles()} == {"not detected yet"}
+    detected = ModelProfile(settings.model_max_input_tokens, "prompted", "json_object", "detected")
+    store_detected(settings, cache_key("http://127.0.0.1:8080/v1", "qwen2.5-7b"), detected)
+    rows = backend.model_profiles()
+    assert {(row.tool_calling, row.structured_output, row.source) for row in rows} == {
+        ("prompted", "json_object", "detected")
+    }
+    assert all(row.detected_at is not None for row in rows)
+    offline = EngineBackend(settings_from_mapping({"DATA_DIR": str(tmp_path)}), cwd=tmp_path)
+    assert offline.model_profiles() == []

@@ -26,6 +26,20 @@ class DoctorSummary:
     can_run: bool
 
 
+@dataclass(frozen=True)
+class ModelProfileRow:
+    """What one role's model can do, as detected (or set, or known): read-only."""
+
+    role: str
+    model: str
+    endpoint: str
+    context_window: int
+    tool_calling: str  # native, prompted, or "not detected yet"
+    structured_output: str  # json_schema, json_object, tool, text, or "not detected yet"
+    source: str  # settings, detected, known, or "not detected yet"
+    detected_at: float | None = None
+
+
 class Backend(Protocol):
     """Sessions, saved reports, diagnostics and the `.env` file the setup form writes."""
 
@@ -49,6 +63,11 @@ class Backend(Protocol):
         ...
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...
+
+    def model_profiles(self) -> list[ModelProfileRow]:
+        """Each role's model profile from the settings and the detected-profile cache in the
+        data directory (empty for the built-in offline model, which has no server)."""
+        ...
 
     def offline_model(self) -> bool:
         """Whether the settings select the built-in offline model (raises on bad settings)."""

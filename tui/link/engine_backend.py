@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.link.backend import DoctorSummary
+from tui.link.backend import DoctorSummary, ModelProfileRow
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -126,6 +126,40 @@ class EngineBackend:
         if configured is not None:
             return configured.expanduser()
         return self.settings.data_dir / "exports"
+
+    def model_profiles(self) -> list[ModelProfileRow]:
+        from engine.config import ROLES
+        from engine.models.compat.profile import (
+            cache_key,
+            configured_profile,
+            endpoint_label,
+            load_cached,
+        )
+
+        settings = self.settings
+        if settings.offline:
+            return []
+        cached = load_cached(settings)
+        rows = []
+        for role in ROLES:
+            role_model = settings.role_model(role)
+            entry = cached.get(cache_key(role_model.base_url, role_model.model)) or {}
+            profile = configured_profile(settings, role, role_model)
+            unknown = "not detected yet"
+            stamp = entry.get("detected_at")
+            rows.append(
+                ModelProfileRow(
+                    role=role,
+                    model=role_model.model,
+                    endpoint=endpoint_label(role_model.base_url),
+                    context_window=settings.model_max_input_tokens,
+                    tool_calling=profile.tool_calling if profile else unknown,
+                    structured_output=profile.structured_output if profile else unknown,
+                    source=profile.source if profile else unknown,
+                    detected_at=float(stamp) if isinstance(stamp, int | float) else None,
+                )
+            )
+        return rows
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         from engine.doctor import collect_report_async

@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
 from tui.host.env_file import read_env_names, write_env_file
-from tui.link.backend import Backend
+from tui.link.backend import Backend, ModelProfileRow
 from tui.presentation.formatting import mask_secret
 from tui.widgets.context_footer import ContextFooter
 
@@ -53,6 +53,9 @@ class SettingsScreen(Screen[None]):
             doctor = Static(Text("Checking the configuration…", style="dim"), id="doctor-report")
             doctor.border_title = "Doctor"
             yield doctor
+            profile = Static(Text("Reading the model profile…", style="dim"), id="model-profile")
+            profile.border_title = "Model profile (read-only)"
+            yield profile
             with VerticalScroll(id="setup-form") as form:
                 form.border_title = "First-run setup"
                 env_file = self.backend.env_file()
@@ -75,6 +78,15 @@ class SettingsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.load_doctor(probe=False)
+        self.load_profiles()
+
+    @work(exclusive=True, group="profiles", name="model-profiles", thread=True)
+    def load_profiles(self) -> None:
+        try:
+            text = profile_text(self.backend.model_profiles())
+        except Exception as error:  # settings errors name the variable, never a secret
+            text = Text(f"Could not read the model profile: {error}", style="red")
+        self.app.call_from_thread(self.query_one("#model-profile", Static).update, text)
 
     @work(exclusive=True, group="doctor", name="doctor")
     async def load_doctor(self, probe: bool) -> None:
@@ -86,6 +98,8 @@ class SettingsScreen(Screen[None]):
             return
         style = "" if summary.can_run else "yellow"
         report.update(Text(summary.text, style=style))
+        if probe:  # a probe stores what it detected
+            self.load_profiles()
 
     def setup_values(self) -> dict[str, str]:
         return {name: self.query_one(f"#setup-{name}", Input).value for name, *_ in SETUP_FIELDS}
@@ -107,6 +121,7 @@ class SettingsScreen(Screen[None]):
         result.update(Text(f"Saved {saved} to {path} (mode 0600).", style="green"))
         self.backend.reload_settings()
         self.load_doctor(probe=False)
+        self.load_profiles()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
@@ -117,3 +132,33 @@ class SettingsScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+def profile_text(rows: list[ModelProfileRow]) -> Text:
+    """Each model's profile, once for the roles that share a model and endpoint."""
+    if not rows:
+        return Text("The built-in offline model: no model server to profile.", style="dim")
+    from datetime import datetime
+
+    text = Text()
+    shared: dict[tuple[str, str], list[ModelProfileRow]] = {}
+    for row in rows:
+        shared.setdefault((row.model, row.endpoint), []).append(row)
+    for (model, endpoint), group in shared.items():
+        row = group[0]
+        roles = "every role" if len(group) == len(rows) else ", ".join(r.role for r in group)
+        if text:
+            text.append("\n")
+        text.append(f"{model} at {endpoint}", style="bold")
+        text.append(f"  ({roles})\n", style="dim")
+        text.append(f"  context window {row.context_window:,} tokens · tool calling ")
+        text.append(row.tool_calling, style="bold")
+        text.append(" · structured output ")
+        text.append(row.structured_output, style="bold")
+        source = row.source
+        if row.detected_at is not None:
+            source += " " + datetime.fromtimestamp(row.detected_at).strftime("%Y-%m-%d %H:%M")
+        text.append(f"\n  {source}", style="dim")
+        if row.source == "not detected yet":
+            text.append(" (F5 probes the endpoint; the first run does too)", style="dim")
+    return text
