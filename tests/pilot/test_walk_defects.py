@@ -492,3 +492,37 @@ def test_the_engine_backend_reads_the_profile_cache(tmp_path: Path) -> None:
     assert all(row.detected_at is not None for row in rows)
     offline = EngineBackend(settings_from_mapping({"DATA_DIR": str(tmp_path)}), cwd=tmp_path)
     assert offline.model_profiles() == []
+
+
+class DeafDriver(ScriptedDriver):
+    """An engine that does not wind down when asked: the app stops its worker."""
+
+    async def cancel(self) -> None:
+        self.cancelled += 1
+
+
+async def test_a_run_stopped_by_the_app_no_longer_says_researching(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import tui.link.engine_link
+
+    monkeypatch.setattr(tui.link.engine_link, "CANCEL_GRACE_SECONDS", 0.1)
+    clock = Clock()
+    hold = Hold()
+    driver = DeafDriver({"start": [opening()], "review_plan": [[*research_running(), hold]]})
+    app = app_with(tmp_path, driver, clock)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await start_research(pilot, hold)
+        clock.now += 20
+        await pilot.press("ctrl+x")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            if not app.link.running:
+                break
+        await pilot.pause(0.1)
+        assert not app.link.running and driver.cancelled == 1
+        line = header_text(app)
+        assert "phase stopped" in line and "researching" not in line, line
+        clock.now += 100
+        await pilot.pause(1.2)
+        assert "elapsed 20s" in header_text(app), header_text(app)

@@ -20,8 +20,10 @@ PHASES = {
     "done": "done",
     "cancelled": "cancelled",
     "failed": "failed",
-    # Not an engine phase: the run resumed and has not yet said where it is.
+    # Not engine phases: the run resumed and has not yet said where it is; the app stopped
+    # the run's worker before the engine said it had stopped.
     "resuming": "resuming",
+    "stopped": "stopped",
 }
 
 SESSION_STATUSES = {

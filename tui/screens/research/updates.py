@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     )
     from tui.screens.unit_detail import UnitDetailScreen
 
-_ENDED_PHASES = {"done", "cancelled", "failed"}
+_ENDED_PHASES = {"done", "cancelled", "failed", "stopped"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
 _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
 
@@ -262,6 +262,13 @@ class EngineUpdates(ResearchScreenBase):
     @for_session_on_screen
     def on_stream_closed(self, message: StreamClosed) -> None:
         if message.cancelled:
+            if self.view.phase not in _ENDED_PHASES:
+                # The app stopped the run's worker before the engine said it had stopped:
+                # the phase it last reported is over, and so is its clock.
+                self.view.phase, self.view.phase_detail = "stopped", ""
+                self.header.show_phase("stopped")
+                self.query_one(ReportPane).show_phase("cancelled")
+                self._stop_clock()
             self._plan_review_cancelled()
             self._unzoom_plan()
             self.query_one(RunNotice).show_info(
