@@ -75,6 +75,20 @@ async def test_the_gate_line_keeps_its_last_decision(tmp_path: Path) -> None:
         assert "needs more (need 2 more domains)" in line and "not checked" not in line, line
 
 
+async def test_a_finished_run_shows_no_model_call_still_going(tmp_path: Path) -> None:
+    from engine.events import ModelCallProgress
+
+    writing = ModelCallProgress(role="writer", state="generating", output_tokens=2303)
+    story = [PhaseChanged(phase="writing"), writing, *ending()[1:]]
+    driver = ScriptedDriver({"start": [opening()], "review_plan": [story]})
+    app, _ = make_app(tmp_path, driver)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        line = header_text(app)
+        assert "done" in line and "writing…" not in line and "2303" not in line, line
+
+
 # ---- a unit's counts grow as its events arrive -------------------------------------------
 
 

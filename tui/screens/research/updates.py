@@ -91,7 +91,10 @@ class EngineUpdates(ResearchScreenBase):
             self.header.show_phase("resuming")
             self.query_one(ReportPane).show_phase("resuming")
 
-    def _stop_clock(self) -> None:
+    def _run_over(self) -> None:
+        """The run stopped (done, cancelled, failed): its clock stops, and no model call of
+        it is still going, whatever the last progress line said."""
+        self.header.show_model_call("")
         if self.view.started_at is not None and self.view.finished_at is None:
             self.view.finished_at = self.clock()
             self._tick()
@@ -110,7 +113,7 @@ class EngineUpdates(ResearchScreenBase):
         plan.show_phase(event.phase if event.phase in _PLANNING_PHASES else "")
         self.query_one(ReportPane).show_phase(event.phase)
         if event.phase in _ENDED_PHASES:
-            self._stop_clock()
+            self._run_over()
 
     @for_session_on_screen
     def on_clarification_asked(self, message: ClarificationAsked) -> None:
@@ -231,13 +234,13 @@ class EngineUpdates(ResearchScreenBase):
         # The failure is the run's latest word: the header no longer says what it was doing.
         self.view.phase, self.view.phase_detail = "failed", ""
         self.header.show_phase("failed")
-        self._stop_clock()
+        self._run_over()
         self.query_one(RunNotice).show_failure(event.error, resumable=event.resumable)
         self._set_resumable(event.resumable)
 
     @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
-        self._stop_clock()
+        self._run_over()
         if message.event.status == "completed":
             # Whatever stopped it before (a cancel, a failure) was resumed and is over.
             self._set_resumable(False)
@@ -268,7 +271,7 @@ class EngineUpdates(ResearchScreenBase):
                 self.view.phase, self.view.phase_detail = "stopped", ""
                 self.header.show_phase("stopped")
                 self.query_one(ReportPane).show_phase("cancelled")
-                self._stop_clock()
+                self._run_over()
             self._plan_review_cancelled()
             self._unzoom_plan()
             self.query_one(RunNotice).show_info(
