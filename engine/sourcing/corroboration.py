@@ -16,6 +16,7 @@ import re
 from engine.grounding.names import code_names
 from engine.grounding.score import score_claim
 from engine.sourcing.source_numbers import (
+    MARKER,
     SourceCatalog,
     body_of,
     cited_numbers,
@@ -30,7 +31,6 @@ MAX_ADDED_PER_SENTENCE = 2
 # another page is added only when it says nearly all of it.
 CORROBORATES_AT = 0.8
 _SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
-_MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
 
 
 def _names_everything(sentence: str, passage: str) -> bool:
@@ -77,7 +77,7 @@ def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
 
 def _with_numbers(sentence: str, added: list[int]) -> str:
     """`sentence` with `added` joined to its last citation marker."""
-    last = list(_MARKER.finditer(sentence))[-1]
+    last = list(MARKER.finditer(sentence))[-1]
     numbers = ", ".join([last.group(1), *(str(number) for number in added)])
     return f"{sentence[: last.start()]}[{numbers}]{sentence[last.end() :]}"
 

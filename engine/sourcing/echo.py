@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import re
 
-from engine.sourcing.source_numbers import SourceCatalog, body_of
+from engine.sourcing.source_numbers import MARKER, SourceCatalog, body_of
 
 _HEADER = re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$")
-_MARKERS = re.compile(r"\[\d+(?:\s*[,–-]\s*\d+)*\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # A paragraph of this many sentences or more, nearly all of them a passage's words verbatim,
 # is a copy: an answer of a few sentences may quote its source, a page of them is the page.
@@ -36,7 +35,7 @@ def _is_result_header(line: str, titles: set[str]) -> bool:
 
 def _copied_passage(paragraph: str, passages: list[str]) -> bool:
     """Whether the paragraph is passage text re-cited sentence by sentence."""
-    plain = _MARKERS.sub("", paragraph)
+    plain = MARKER.sub("", paragraph)
     sentences = [
         _folded(sentence).rstrip(" .!?")
         for sentence in _SENTENCE_END.split(" ".join(plain.split()))

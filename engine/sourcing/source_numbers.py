@@ -20,7 +20,8 @@ from engine.messages import message_text
 
 _BLOCK_HEADER = re.compile(r"^\[(\d+)\] (.*)$")
 _LOCATOR = re.compile(r"^(?:URL|Document): (\S.*)$")
-_MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+# A citation marker as the quick path writes and reads them: [1], [1, 3], [2-4].
+MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
 _REFERENCES_HEADING = re.compile(
     r"^\s*(?:#{1,6}\s*|\*\*)?(?:references|sources|bibliography)\b", re.IGNORECASE | re.MULTILINE
 )
@@ -90,7 +91,7 @@ def renumber(new: Sequence[BaseMessage], catalog: SourceCatalog) -> list[BaseMes
 
 def cited_numbers(text: str) -> list[int]:
     numbers: list[int] = []
-    for match in _MARKER.finditer(text):
+    for match in MARKER.finditer(text):
         for part in re.split(r"\s*,\s*", match.group(1)):
             bounds = [int(piece) for piece in re.split(r"\s*[–-]\s*", part) if piece]
             span = range(bounds[0], bounds[-1] + 1) if len(bounds) == 2 else bounds
