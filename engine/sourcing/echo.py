@@ -5,23 +5,17 @@ result's `[n] Title` line with its passage below, pages the question never asked
 included, and its own paragraphs written twice over. Every copied sentence is in a source,
 so citation checks and grounding keep it all, and the reader gets the tool output as the
 answer. A paragraph that opens with a result's header line as the search showed it is that
-result, not an answer; a paragraph written a second time adds nothing; a long paragraph whose
-sentences are nearly all a passage's own, re-cited one by one, is that passage copied. All
-three go; the answer's own sentences stay, and what is left is checked as usual.
+result, not an answer; a paragraph written a second time adds nothing. Both go; the answer's
+own sentences stay, and what is left is checked as usual.
 """
 
 from __future__ import annotations
 
 import re
 
-from engine.sourcing.source_numbers import MARKER, SourceCatalog, body_of
+from engine.sourcing.source_numbers import SourceCatalog, body_of
 
 _HEADER = re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-# A paragraph of this many sentences or more, nearly all of them a passage's words verbatim,
-# is a copy: an answer of a few sentences may quote its source, a page of them is the page.
-COPY_MIN_SENTENCES = 4
-COPY_SHARE = 0.8
 
 
 def _folded(text: str) -> str:
@@ -33,35 +27,18 @@ def _is_result_header(line: str, titles: set[str]) -> bool:
     return header is not None and _folded(header.group(2)) in titles
 
 
-def _copied_passage(paragraph: str, passages: list[str]) -> bool:
-    """Whether the paragraph is passage text re-cited sentence by sentence."""
-    plain = MARKER.sub("", paragraph)
-    sentences = [
-        _folded(sentence).rstrip(" .!?")
-        for sentence in _SENTENCE_END.split(" ".join(plain.split()))
-        if len(sentence.split()) >= 3
-    ]
-    if len(sentences) < COPY_MIN_SENTENCES:
-        return False
-    verbatim = sum(any(sentence in passage for passage in passages) for sentence in sentences)
-    return verbatim >= COPY_SHARE * len(sentences)
-
-
 def without_echo(answer: str, catalog: SourceCatalog) -> str:
     """`answer` without copied search results and without paragraphs written twice; empty
     when it was nothing but copies."""
     body = body_of(answer)
     tail = answer[len(body) :]
     titles = {_folded(title) for title, _locator in catalog.entries.values()}
-    passages = [_folded(passage) for passage in catalog.passages.values()]
     kept: list[str] = []
     seen: set[str] = set()
     paragraphs = re.split(r"\n[ \t]*\n", body)
     for paragraph in paragraphs:
         lines = paragraph.strip("\n").split("\n")
         if titles and _is_result_header(lines[0], titles):
-            continue
-        if _copied_passage(paragraph, passages):
             continue
         folded = _folded(paragraph)
         if folded and folded in seen:
