@@ -12,8 +12,9 @@ and a passage that merely shares words is never enough.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from engine.grounding.names import code_names
+from engine.grounding.names import Name, code_names
 from engine.grounding.score import score_claim
 from engine.sourcing.source_numbers import (
     MARKER,
@@ -33,12 +34,12 @@ CORROBORATES_AT = 0.8
 _SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
 
 
-def _names_everything(sentence: str, passage: str) -> bool:
-    """Whether the passage names every code name the sentence does: a page about another
-    function that shares the sentence's other words ("New in version 3.9") says nothing of it.
-    """
-    folded = passage.lower()
-    for name in code_names(sentence):
+def names_every(names: Sequence[Name], text: str) -> bool:
+    """Whether `text` names every one of `names` (its last dotted part will do): a page about
+    another function that shares a sentence's other words ("New in version 3.9") says
+    nothing of it."""
+    folded = text.lower()
+    for name in names:
         last = name.text.rsplit(".", 1)[-1]
         if name.text not in folded and not re.search(
             rf"(?<![\w.]){re.escape(last)}(?![\w])", folded
@@ -52,13 +53,14 @@ def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
     if not cited:
         return []
     pages = {page_of(catalog.entries[number][1]) for number in cited}
+    names = code_names(sentence)
     scored: list[tuple[float, int]] = []
     for number, passage in catalog.passages.items():
         title, locator = catalog.entries[number]
         if page_of(locator) in pages or not passage.strip():
             continue
         text = f"{title}. {passage}"
-        if not _names_everything(sentence, text):
+        if not names_every(names, text):
             continue
         verdict = score_claim(sentence, [text])
         if verdict.status == "supported" and verdict.score >= CORROBORATES_AT:

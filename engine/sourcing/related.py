@@ -12,8 +12,11 @@ are about something else. Nothing is paraphrased: the quote is retrieved text, v
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.grounding.names import code_names
 from engine.models.offline.text import content_words
+from engine.sourcing.corroboration import names_every
 from engine.sourcing.extractive import sentences_of
 from engine.sourcing.source_numbers import (
     SourceCatalog,
@@ -31,18 +34,15 @@ RELATED_LEAD_IN = "Another page the search found says, in its own words:"
 MIN_SHARED_WORDS = 0.6
 
 
-def _names_the_subject(sentence: str, question: str) -> bool:
-    """Whether the sentence is about what the question asks: every code name the question
-    gives (its last part will do: `lru_cache` for `functools.lru_cache`), or, with none,
-    most of the question's content words."""
-    folded = sentence.lower()
+def _about_the_subject(question: str) -> Callable[[str], bool]:
+    """Whether a sentence is about what the question asks: it names every code name the
+    question gives, or, where it gives none, most of the question's content words."""
     names = code_names(question)
     if names:
-        return all(name.text.rsplit(".", 1)[-1].lower() in folded for name in names)
+        return lambda sentence: names_every(names, sentence)
     wanted = set(content_words(question))
-    return bool(wanted) and len(wanted & set(content_words(sentence))) >= MIN_SHARED_WORDS * len(
-        wanted
-    )
+    needed = MIN_SHARED_WORDS * len(wanted)
+    return lambda sentence: bool(wanted) and len(wanted & set(content_words(sentence))) >= needed
 
 
 def related_quote(answer: str, question: str, catalog: SourceCatalog) -> str:
@@ -56,12 +56,13 @@ def related_quote(answer: str, question: str, catalog: SourceCatalog) -> str:
     pages = {page_of(catalog.entries[number][1]) for number in cited}
     if len(pages) != 1 or not question.strip():
         return answer
+    about = _about_the_subject(question)
     candidates = [
         (number, sentence)
         for number, passage in sorted(catalog.passages.items())
         if page_of(catalog.entries[number][1]) not in pages
         for sentence in sentences_of(passage)
-        if _names_the_subject(sentence, question)
+        if about(sentence)
     ]
     if not candidates:
         return answer
