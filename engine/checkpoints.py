@@ -7,6 +7,7 @@ message names the setting, never the URL (it may hold a password).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -78,8 +79,6 @@ async def _set_up_once(pool: Any, saver: Any) -> None:
     engine processes of one worker) starting together on a fresh database both read "none
     yet" and one of them fails on the migrations table's primary key.
     """
-    import asyncio
-
     async with pool.connection() as connection:
         # Polled, never waited for inside a statement: a migration builds its indexes
         # CONCURRENTLY, which waits for every open statement, and so for a blocked lock call.
