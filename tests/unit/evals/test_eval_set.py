@@ -4,9 +4,9 @@ For every question, each fact pattern must occur (case-insensitive) in the text 
 extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
 
-Four sets: the shipped one over docs/samples (Python documentation, HTML), and three more
+Five sets: the shipped one over docs/samples (Python documentation, HTML), and four more
 over Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
-documentation pages).
+documentation pages, undici API pages).
 """
 
 from __future__ import annotations
@@ -69,6 +69,15 @@ SETS = {
         FIXTURES / "pino_pages",
         30,
         9,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    "undici_holdout": EvalSet(
+        "undici_holdout",
+        FIXTURES / "undici_holdout.jsonl",
+        FIXTURES / "undici_pages",
+        30,
+        10,
         frozenset(KINDS),
         2 / 3,
     ),
