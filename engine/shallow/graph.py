@@ -43,6 +43,7 @@ from engine.sourcing.corroboration import corroborate
 from engine.sourcing.echo import without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.marker_place import markers_at_sentence_end
+from engine.sourcing.question_search import merged_results, same_query
 from engine.sourcing.related import related_quote
 from engine.sourcing.source_numbers import body_of, catalog_of, complete_references, renumber
 from engine.sourcing.support import drop_unsupported
@@ -379,5 +380,33 @@ class _QuickNodes:
 
     async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:
         result = await self.tool_node.ainvoke(state)
+        messages: list[BaseMessage] = list(result.get("messages", []))
+        if not _searched(list(state["messages"])):
+            messages = await self._with_question_results(state, messages)
         catalog = catalog_of(state["messages"])
-        return {"messages": renumber(result.get("messages", []), catalog)}
+        return {"messages": renumber(messages, catalog)}
+
+    async def _with_question_results(
+        self, state: ShallowResearchState, results: list[BaseMessage]
+    ) -> list[BaseMessage]:
+        """The first search's results, with what the question as asked finds beside them."""
+        question = _question_of(list(state["messages"]))
+        last = state["messages"][-1]
+        calls = last.tool_calls if isinstance(last, AIMessage) else []
+        first = next((call for call in calls if call["name"] == WEB_SEARCH_TOOL), None)
+        search_tool = next((t for t in self.bound_tools if t.name == WEB_SEARCH_TOOL), None)
+        if first is None or search_tool is None or not question.strip():
+            return results
+        if same_query(str(first["args"].get("query", "")), question):
+            return results
+        try:
+            extra = str(await search_tool.ainvoke({"query": question}))
+        except Exception:
+            # The model's own results stand; the extra search only ever adds.
+            return results
+        return [
+            message.model_copy(update={"content": merged_results(message_text(message), extra)})
+            if isinstance(message, ToolMessage) and message.tool_call_id == first["id"]
+            else message
+            for message in results
+        ]

@@ -53,7 +53,11 @@ async def test_one_search_then_a_cited_answer() -> None:
     assert final_answer(state) == ANSWER
     assert state["tool_iterations"] == 1
     assert state["llm_turns"] == 2
-    assert tools.log == [("search_web", {"query": "python 3.13 release"})]
+    # The model's query, then the question as asked, searched once beside it.
+    assert tools.log == [
+        ("search_web", {"query": "python 3.13 release"}),
+        ("search_web", {"query": "When was Python 3.13 released?"}),
+    ]
     # The reflection tool is left out of the quick path; search and fetch are bound.
     assert [call.bound_tools for call in model.calls] == [("search_web", "fetch_url")] * 2
     # Every quick turn is capped well below a role's output: a copied-back result list
@@ -78,7 +82,7 @@ async def test_spent_budget_forces_a_tool_free_synthesis() -> None:
 
     state = await graph.ainvoke(question())
 
-    assert tools.count() == 2
+    assert tools.count() == 2 + 1  # the model's two, and the question searched as asked
     assert len(model.calls) == 3
     synthesis = model.calls[-1]
     assert synthesis.bound_tools == ()
@@ -102,7 +106,8 @@ async def test_parallel_calls_count_one_each_and_the_excess_is_dropped() -> None
 
     state = await graph.ainvoke(question())
 
-    assert [args["query"] for _, args in tools.log] == ["a", "b", "c", "d", "e"]
+    queries = [args["query"] for _, args in tools.log]
+    assert queries == ["a", "b", "c", "When was Python 3.13 released?", "d", "e"]
     assert state["tool_iterations"] == 5
     second_reply = state["messages"][5]
     assert isinstance(second_reply, AIMessage)
@@ -123,7 +128,7 @@ async def test_the_last_model_turn_is_the_synthesis_so_the_recursion_limit_holds
     steps = [update async for update in graph.astream(question(), stream_mode="updates")]
 
     assert len(model.calls) == 4
-    assert tools.count() == 3
+    assert tools.count() == 3 + 1
     assert model.calls[-1].bound_tools == ()
     assert len(steps) == 7 <= shallow_recursion_limit(settings)
 
@@ -150,7 +155,7 @@ async def test_the_recursion_limit_travels_with_the_graph_into_a_parent_node() -
 
     assert result["answer"] == EMPTY_ANSWER
     assert len(model.calls) == 10
-    assert tools.count() == 9
+    assert tools.count() == 9 + 1
 
 
 async def test_requests_stay_under_the_context_size_and_keep_the_newest_output_whole() -> None:
@@ -177,9 +182,10 @@ async def test_requests_stay_under_the_context_size_and_keep_the_newest_output_w
     assert isinstance(newest, ToolMessage)
     assert tool_texts[-1] == newest.text  # the newest output reaches the model whole
     # Older outputs are shortened but still name the sources the model may cite.
+    # (The question searched as asked beside the first query is the tools' second call.)
     for n, text in enumerate(tool_texts[:-1], start=1):
         assert len(text) < 4_000
-        assert f"https://example.org/topic-{n - 1}/{n}" in text
+        assert f"https://example.org/topic-{n - 1}/{n if n == 1 else n + 1}" in text
     # The graph's state keeps every tool output whole.
     assert all(len(m.text) == 4_000 for m in state["messages"] if isinstance(m, ToolMessage))
 

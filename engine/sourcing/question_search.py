@@ -1,0 +1,54 @@
+"""The person's question searched as asked, beside the model's own first query.
+
+Small models rewrite a question into a query that loses what made it findable (a code name,
+the exact wording), then answer from whatever that query found. The question as asked often
+ranks the answering passage first. So the quick path also searches the question itself once,
+and the passages the model's query did not find are added to that first result list: at most
+`QUESTION_RESULTS` of them, so a small context window still holds the model's own results.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.sourcing.source_numbers import SEARCH_HEADER
+
+QUESTION_RESULTS = 2
+_WORD = re.compile(r"\w+")
+_NUMBERED = re.compile(r"^\[\d+\] ")
+
+
+def same_query(query: str, question: str) -> bool:
+    """Whether the query is the question itself (case, spacing and punctuation aside)."""
+    return _WORD.findall(query.casefold()) == _WORD.findall(question.casefold())
+
+
+def _result_blocks(text: str) -> list[str]:
+    """The numbered result blocks of a search result text (none for a failure or no results)."""
+    if not text.startswith(SEARCH_HEADER):
+        return []
+    return [block for block in text.split("\n\n")[1:] if _NUMBERED.match(block)]
+
+
+def _identity(block: str) -> tuple[str, str]:
+    """A result's section title and locator: what makes two results the same passage."""
+    lines = block.splitlines()
+    title = _NUMBERED.sub("", lines[0])
+    return title, lines[1] if len(lines) > 1 else ""
+
+
+def merged_results(first: str, extra: str, limit: int = QUESTION_RESULTS) -> str:
+    """`first` with up to `limit` results of `extra` it did not already show, numbered on.
+
+    When the model's search found nothing (or failed), the question's results stand alone.
+    """
+    shown = _result_blocks(first)
+    if not shown:
+        return extra if _result_blocks(extra) else first
+    seen = {_identity(block) for block in shown}
+    added = [block for block in _result_blocks(extra) if _identity(block) not in seen][:limit]
+    renumbered = [
+        _NUMBERED.sub(f"[{len(shown) + offset}] ", block, count=1)
+        for offset, block in enumerate(added, start=1)
+    ]
+    return "\n\n".join([first, *renumbered])

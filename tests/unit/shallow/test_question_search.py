@@ -1,0 +1,122 @@
+"""The quick path's first search also searches the person's question as asked."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import HumanMessage, ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+
+from engine.config import settings_from_mapping
+from engine.shallow.graph import build_shallow_graph, final_answer
+from engine.sourcing.question_search import merged_results, same_query
+from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
+
+QUESTION = "Which placeholder styles does sqlite3 support?"
+
+
+def results(query: str, *passages: tuple[str, str, str]) -> str:
+    blocks = [f'Search results for "{query}":']
+    for number, (title, key, passage) in enumerate(passages, start=1):
+        blocks.append(f"[{number}] {title}\nDocument: {key}\n{passage}")
+    return "\n\n".join(blocks)
+
+
+CONNECT = ("sqlite3 — connect", "sqlite3.html", "Open a connection to a database file.")
+QMARK = ("sqlite3 — placeholders", "sqlite3.html", "Two styles: qmark and named.")
+CURSOR = ("sqlite3 — cursor", "sqlite3.html", "A cursor runs statements.")
+ROW = ("sqlite3 — rows", "sqlite3.html", "Row objects map names to values.")
+
+
+def test_the_same_question_in_other_case_and_punctuation_is_not_searched_again() -> None:
+    assert same_query("which placeholder styles does SQLITE3 support", QUESTION)
+    assert not same_query("sqlite3 placeholders", QUESTION)
+
+
+def test_only_passages_the_first_search_missed_are_added_numbered_on() -> None:
+    first = results("sqlite3 connect", CONNECT, CURSOR)
+    extra = results(QUESTION, QMARK, CONNECT, ROW, ("x", "y.html", "more"))
+
+    merged = merged_results(first, extra, limit=2)
+
+    assert merged.startswith(first)
+    added = merged[len(first) :]
+    assert "[3] sqlite3 — placeholders\nDocument: sqlite3.html\nTwo styles" in added
+    assert "[4] sqlite3 — rows" in added
+    assert "connect" not in added  # already shown by the model's own search
+    assert "more" not in added  # beyond the limit
+
+
+def test_a_failed_or_empty_first_search_gives_way_to_the_question() -> None:
+    extra = results(QUESTION, QMARK)
+    assert merged_results("Search failed: timeout", extra) == extra
+    assert merged_results('No results for "x".', extra) == extra
+    assert merged_results("Search failed: timeout", 'No results for "q".') == (
+        "Search failed: timeout"
+    )
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))
+
+
+class Corpus:
+    """A search tool over four passages that matches queries by shared words."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def _search(self, query: str) -> str:
+        self.queries.append(query)
+        words = set(re.findall(r"\w+", query.lower()))
+        found = [p for p in (CONNECT, QMARK, CURSOR, ROW) if words & _words(p[2])]
+        return results(query, *found) if found else f'No results for "{query}".'
+
+    def tools(self) -> list[BaseTool]:
+        return [StructuredTool.from_function(self._search, name="search_web", description="s")]
+
+
+def quick_graph(model: RecordingChatModel, corpus: Corpus) -> Any:
+    return build_shallow_graph(model, corpus.tools(), settings_from_mapping({}))
+
+
+async def test_the_answering_passage_the_models_query_missed_reaches_the_model() -> None:
+    corpus = Corpus()
+    answer = "sqlite3 supports the qmark and named styles [2]."
+    model = RecordingChatModel.sequence([calls_message(search("open connection")), answer])
+
+    state = await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
+
+    assert corpus.queries == ["open connection", QUESTION]
+    shown = [m for m in model.calls[1].messages if isinstance(m, ToolMessage)]
+    assert len(shown) == 1  # one result list, answering the model's one call
+    assert "Open a connection" in shown[0].text
+    assert "Two styles: qmark and named." in shown[0].text
+    assert "[2] sqlite3 — placeholders" in final_answer(state)  # listed, so it is verifiable
+
+
+async def test_a_model_that_searched_the_question_itself_searches_once() -> None:
+    corpus = Corpus()
+    model = RecordingChatModel.sequence(
+        [calls_message(search(QUESTION)), "It supports two placeholder styles [1]."]
+    )
+
+    await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
+
+    assert corpus.queries == [QUESTION]
+
+
+async def test_only_the_first_search_is_joined_by_the_question() -> None:
+    corpus = Corpus()
+    model = RecordingChatModel.sequence(
+        [
+            calls_message(search("connection")),
+            calls_message(search("cursor")),
+            "A connection opens the database file [1].",
+        ]
+    )
+
+    await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
+
+    assert corpus.queries == ["connection", QUESTION, "cursor"]
