@@ -7,9 +7,9 @@ clarification with the answer as a string, and plan review with a decision such 
 `{"action": "approve"}` (see engine.schemas.PlanDecision). The typed events of
 engine/events.py arrive on the `custom` stream mode.
 
-The server streams runs with no Python objects as context (at most JSON), so the nodes that
-read their dependencies from the run's context fall back to `settings_deps()`: the same
-dependencies this graph is built around, shared while the settings stay the same.
+The server streams runs with no Python objects as context (at most JSON), so the graph's
+nodes, which read their dependencies from the run's context, fall back to `settings_deps()`:
+the dependencies the server's settings configure, shared while those settings stay the same.
 """
 
 from __future__ import annotations
@@ -22,4 +22,7 @@ from engine.nodes.deps import settings_deps
 
 def make_graph(config: Any = None) -> Any:
     """A compiled graph without a checkpointer: LangGraph Server supplies its own."""
-    return build_graph(settings_deps())
+    # Built now rather than at the first run, so a search provider that cannot work stops the
+    # server from starting (SettingsError) instead of failing its first run.
+    settings_deps()
+    return build_graph()

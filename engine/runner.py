@@ -469,7 +469,7 @@ async def open_engine(
     configure_logging(settings)
     async with checkpointer(settings) as saver:
         engine_deps = deps or default_deps(settings)
-        graph = build_graph(engine_deps, saver)
+        graph = build_graph(saver)
         yield lambda session_id: _session(settings, graph, engine_deps, session_id)
 
 

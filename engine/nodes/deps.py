@@ -1,12 +1,12 @@
 """What the graph's nodes call out to: models per role, research tools, grounding search.
 
 One `EngineDeps` per engine, so tests and benchmarks swap in scripted models and tools without
-touching the graph, and a resumed session rebuilds the same graph in a new process. Nodes built
-around it close over it; module-level nodes (the supervisor's) receive it as the run's context,
-`Runtime[EngineDeps]`, and read it with `deps_of`: the runner streams every leg with
-`context=deps`, and a run given none (LangGraph Server passes no Python objects) gets
-`settings_deps()`, the defaults the settings configure. Nothing is created at import time; the
-defaults import lazily when first called.
+touching the graph, and a resumed session rebuilds the same graph in a new process. The graph's
+nodes are module-level functions that receive it as the run's context, `Runtime[EngineDeps]`,
+and read it with `deps_of`: the runner streams every leg with `context=deps`, and a run given
+none (LangGraph Server passes no Python objects) gets `settings_deps()`, the defaults the
+settings configure. Nothing is created at import time; the defaults import lazily when first
+called.
 """
 
 from __future__ import annotations

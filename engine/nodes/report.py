@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
 
 from engine.budget import another_call_allowed
 from engine.citations.evidence import EvidenceRecord
@@ -27,7 +28,7 @@ from engine.grounding.critic import critique
 from engine.grounding.ledger_check import check_draft
 from engine.middleware.guarded import guarded_text_call
 from engine.nodes.common import ledger_records, plan_of, today
-from engine.nodes.deps import EngineDeps
+from engine.nodes.deps import EngineDeps, deps_of
 from engine.prompt_blocks import format_ledger, format_plan
 from engine.prompts import FINAL_REPORT_PROMPT
 from engine.sourcing.attribution import attribute_uncited
@@ -139,23 +140,22 @@ def writer_prompt(state: ResearchState, notes: list[str], raw_notes: list[str]) 
     return "\n\n".join(parts)
 
 
-def build_final_report(deps: EngineDeps) -> Any:
-    async def final_report(state: ResearchState) -> dict[str, Any]:
-        emit(PhaseChanged(phase="writing"))
-        records = ledger_records(state.get("evidence_ledger"))
-        registry = SourceRegistry.from_dict(state.get("registry"))
-        system = SystemMessage(content=FINAL_REPORT_PROMPT.format(date=today()))
-        drafted = await first_draft(state, system, deps)
-        if drafted is None:
-            return {"final_report": fallback_report(state, records, registry)}
-        draft, prompt = drafted
-        checked = await checked_against_ledger(draft, records, registry, system, prompt, deps)
-        if checked is None:
-            return {"final_report": fallback_report(state, records, registry)}
-        text = await reviewed(checked, state, records, registry, system, prompt, deps)
-        return {"final_report": text}
-
-    return final_report
+async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
+    """The report: drafted, held to the ledger, reviewed; assembled when the writer fails."""
+    deps = deps_of(runtime)
+    emit(PhaseChanged(phase="writing"))
+    records = ledger_records(state.get("evidence_ledger"))
+    registry = SourceRegistry.from_dict(state.get("registry"))
+    system = SystemMessage(content=FINAL_REPORT_PROMPT.format(date=today()))
+    drafted = await first_draft(state, system, deps)
+    if drafted is None:
+        return {"final_report": fallback_report(state, records, registry)}
+    draft, prompt = drafted
+    checked = await checked_against_ledger(draft, records, registry, system, prompt, deps)
+    if checked is None:
+        return {"final_report": fallback_report(state, records, registry)}
+    text = await reviewed(checked, state, records, registry, system, prompt, deps)
+    return {"final_report": text}
 
 
 async def first_draft(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from engine.emit import emit
 from engine.events import PhaseChanged, RouteDecided
-from engine.nodes.deps import EngineDeps
+from engine.nodes.deps import EngineDeps, deps_of
 from engine.schemas import RouteDecision
 from engine.state import ResearchState
 
@@ -32,34 +33,33 @@ RUN_RESET: dict[str, Any] = {
 }
 
 
-def build_route(deps: EngineDeps) -> Any:
-    async def route_question(
-        state: ResearchState,
-    ) -> Command[Literal["scope_intake", "quick_research"]]:
-        emit(PhaseChanged(phase="routing"))
-        requested = state.get("mode") or deps.settings.research_mode
-        question = state.get("question", "")
-        if deps.quick_path:
-            from engine.router import decide_route
+async def route_question(
+    state: ResearchState, runtime: Runtime[EngineDeps]
+) -> Command[Literal["scope_intake", "quick_research"]]:
+    """Decide quick or deep (the router, unless the quick path is off) and reset the run."""
+    deps = deps_of(runtime)
+    emit(PhaseChanged(phase="routing"))
+    requested = state.get("mode") or deps.settings.research_mode
+    question = state.get("question", "")
+    if deps.quick_path:
+        from engine.router import decide_route
 
-            decision, overridden = await decide_route(
-                deps.model_for("orchestrator"),
-                question,
-                requested,  # type: ignore[arg-type]
-            )
-        else:
-            decision = RouteDecision(mode="deep", reason="every question gets deep research")
-            overridden = requested == "quick"
-        emit(RouteDecided(mode=decision.mode, reason=decision.reason, overridden=overridden))
-        update = {
-            **RUN_RESET,
-            "route": decision.mode,
-            "route_reason": decision.reason,
-            "run_number": (state.get("run_number") or 0) + 1,
-        }
-        goto: Literal["scope_intake", "quick_research"] = (
-            "quick_research" if decision.mode == "quick" else "scope_intake"
+        decision, overridden = await decide_route(
+            deps.model_for("orchestrator"),
+            question,
+            requested,  # type: ignore[arg-type]
         )
-        return Command(goto=goto, update=update)
-
-    return route_question
+    else:
+        decision = RouteDecision(mode="deep", reason="every question gets deep research")
+        overridden = requested == "quick"
+    emit(RouteDecided(mode=decision.mode, reason=decision.reason, overridden=overridden))
+    update = {
+        **RUN_RESET,
+        "route": decision.mode,
+        "route_reason": decision.reason,
+        "run_number": (state.get("run_number") or 0) + 1,
+    }
+    goto: Literal["scope_intake", "quick_research"] = (
+        "quick_research" if decision.mode == "quick" else "scope_intake"
+    )
+    return Command(goto=goto, update=update)

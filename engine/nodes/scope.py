@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 from pydantic import ValidationError
 
@@ -20,7 +21,7 @@ from engine.emit import emit
 from engine.events import PhaseChanged, PlanApproved
 from engine.middleware.structured_output import invoke_structured
 from engine.nodes.common import today
-from engine.nodes.deps import EngineDeps
+from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.topic import topic_shifted
 from engine.prompts import (
     BRIEF_PROMPT,
@@ -61,15 +62,15 @@ def describe_validation_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def build_scope_graph(deps: EngineDeps) -> Any:
-    """Compile the scope_intake subgraph."""
-    nodes = ScopeNodes(deps)
-    graph = StateGraph(ResearchState)
-    graph.add_node("clarify", nodes.clarify)
-    graph.add_node("ask_clarification", nodes.ask_clarification)
-    graph.add_node("write_brief", nodes.write_brief)
-    graph.add_node("draft_plan", nodes.draft_plan)
-    graph.add_node("review_plan", nodes.review_plan)
+def build_scope_graph() -> Any:
+    """Compile the scope_intake subgraph. Its nodes read their dependencies from the run's
+    context; the subgraph shares its parent's."""
+    graph = StateGraph(ResearchState, context_schema=EngineDeps)
+    graph.add_node("clarify", clarify)
+    graph.add_node("ask_clarification", ask_clarification)
+    graph.add_node("write_brief", write_brief)
+    graph.add_node("draft_plan", draft_plan)
+    graph.add_node("review_plan", review_plan)
     graph.add_edge(START, "clarify")
     graph.add_edge("ask_clarification", "write_brief")
     graph.add_edge("write_brief", "draft_plan")
@@ -77,132 +78,129 @@ def build_scope_graph(deps: EngineDeps) -> Any:
     return graph.compile()
 
 
-class ScopeNodes:
-    """The steps of scope_intake, one node each, sharing the engine's dependencies."""
+async def clarify(
+    state: ResearchState, runtime: Runtime[EngineDeps]
+) -> Command[Literal["ask_clarification", "write_brief", "draft_plan"]]:
+    deps = deps_of(runtime)
+    emit(PhaseChanged(phase="scoping"))
+    question = state.get("question", "")
+    previous = state.get("previous_question") or ""
+    brief = state.get("research_brief") or ""
+    if previous and brief and not topic_shifted(previous, question):
+        followup = f"{brief}\n\nFollow-up request: {question}"
+        return Command(goto="draft_plan", update={"research_brief": followup})
+    reset = dict(RESET_RESEARCH) if previous else {}
+    decision = await invoke_structured(
+        deps.model_for("orchestrator"),
+        ClarifyWithUser,
+        [SystemMessage(content=CLARIFY_PROMPT.format(date=today())), HumanMessage(question)],
+        policy=deps.retry,
+    )
+    if decision.need_clarification and decision.question.strip():
+        update = {**reset, "clarification_question": decision.question.strip()}
+        return Command(goto="ask_clarification", update=update)
+    return Command(goto="write_brief", update=reset)
 
-    def __init__(self, deps: EngineDeps) -> None:
-        self.deps = deps
 
-    async def clarify(
-        self,
-        state: ResearchState,
-    ) -> Command[Literal["ask_clarification", "write_brief", "draft_plan"]]:
-        emit(PhaseChanged(phase="scoping"))
-        question = state.get("question", "")
-        previous = state.get("previous_question") or ""
-        brief = state.get("research_brief") or ""
-        if previous and brief and not topic_shifted(previous, question):
-            followup = f"{brief}\n\nFollow-up request: {question}"
-            return Command(goto="draft_plan", update={"research_brief": followup})
-        reset = dict(RESET_RESEARCH) if previous else {}
-        decision = await invoke_structured(
-            self.deps.model_for("orchestrator"),
-            ClarifyWithUser,
-            [SystemMessage(content=CLARIFY_PROMPT.format(date=today())), HumanMessage(question)],
-            policy=self.deps.retry,
+# The nodes that interrupt emit no phase: they re-run from the top when the person answers,
+# so the runner announces "clarifying" and "plan_review" with the pause instead.
+async def ask_clarification(state: ResearchState) -> dict[str, Any]:
+    question = state.get("clarification_question", "")
+    answer = interrupt({"kind": "clarification", "question": question})
+    text = str(answer).strip()
+    return {
+        "clarification_answer": text,
+        "messages": [AIMessage(content=question), HumanMessage(content=text)],
+    }
+
+
+async def write_brief(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    emit(PhaseChanged(phase="scoping", detail="writing the research brief"))
+    request = f"Request: {state.get('question', '')}"
+    if state.get("clarification_answer"):
+        request += (
+            f"\nClarifying question: {state.get('clarification_question', '')}"
+            f"\nAnswer: {state['clarification_answer']}"
         )
-        if decision.need_clarification and decision.question.strip():
-            update = {**reset, "clarification_question": decision.question.strip()}
-            return Command(goto="ask_clarification", update=update)
-        return Command(goto="write_brief", update=reset)
+    brief = await invoke_structured(
+        deps.model_for("orchestrator"),
+        ResearchBrief,
+        [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
+        from_text=brief_from_text,
+        policy=deps.retry,
+    )
+    return {"research_brief": brief.research_brief}
 
-    # The nodes that interrupt emit no phase: they re-run from the top when the person answers,
-    # so the runner announces "clarifying" and "plan_review" with the pause instead.
-    async def ask_clarification(self, state: ResearchState) -> dict[str, Any]:
-        question = state.get("clarification_question", "")
-        answer = interrupt({"kind": "clarification", "question": question})
-        text = str(answer).strip()
-        return {
-            "clarification_answer": text,
-            "messages": [AIMessage(content=question), HumanMessage(content=text)],
+
+async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    emit(PhaseChanged(phase="planning"))
+    question = state.get("question", "")
+    brief = state.get("research_brief", "")
+    grounding = await _grounding_results(deps, question, brief)
+    feedback = state.get("plan_feedback") or ""
+    system = PLAN_PROMPT.format(
+        date=today(), feedback=PLAN_FEEDBACK.format(feedback=feedback) if feedback else ""
+    )
+    human = f"Question: {question}\n\n## Research brief\n{brief}"
+    current = state.get("plan")
+    if feedback and current:
+        # Revise the plan the person saw (with their edits), not a fresh one.
+        human += f"\n\n{CURRENT_PLAN_HEADING}\n{json.dumps(current, ensure_ascii=False)}"
+    if grounding:
+        human += f"\n\n## Search results\n{grounding}"
+    plan = await invoke_structured(
+        deps.model_for("planner"),
+        ResearchPlan,
+        [SystemMessage(content=system), HumanMessage(human)],
+        policy=deps.retry,
+        repair=with_distinct_sections,
+    )
+    return {
+        "plan": plan.model_dump(mode="json"),
+        "plan_revision": (state.get("plan_revision") or 0) + 1,
+        "plan_status": "proposed",
+        "plan_feedback": "",
+        "rejected_edit_reason": None,
+    }
+
+
+async def review_plan(
+    state: ResearchState,
+) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
+    raw = interrupt(
+        {
+            "kind": "plan_review",
+            "plan": state.get("plan"),
+            "revision": state.get("plan_revision") or 1,
+            "rejected_edit_reason": state.get("rejected_edit_reason"),
         }
-
-    async def write_brief(self, state: ResearchState) -> dict[str, Any]:
-        emit(PhaseChanged(phase="scoping", detail="writing the research brief"))
-        request = f"Request: {state.get('question', '')}"
-        if state.get("clarification_answer"):
-            request += (
-                f"\nClarifying question: {state.get('clarification_question', '')}"
-                f"\nAnswer: {state['clarification_answer']}"
-            )
-        brief = await invoke_structured(
-            self.deps.model_for("orchestrator"),
-            ResearchBrief,
-            [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
-            from_text=brief_from_text,
-            policy=self.deps.retry,
-        )
-        return {"research_brief": brief.research_brief}
-
-    async def draft_plan(self, state: ResearchState) -> dict[str, Any]:
-        emit(PhaseChanged(phase="planning"))
-        question = state.get("question", "")
-        brief = state.get("research_brief", "")
-        grounding = await _grounding_results(self.deps, question, brief)
-        feedback = state.get("plan_feedback") or ""
-        system = PLAN_PROMPT.format(
-            date=today(), feedback=PLAN_FEEDBACK.format(feedback=feedback) if feedback else ""
-        )
-        human = f"Question: {question}\n\n## Research brief\n{brief}"
-        current = state.get("plan")
-        if feedback and current:
-            # Revise the plan the person saw (with their edits), not a fresh one.
-            human += f"\n\n{CURRENT_PLAN_HEADING}\n{json.dumps(current, ensure_ascii=False)}"
-        if grounding:
-            human += f"\n\n## Search results\n{grounding}"
-        plan = await invoke_structured(
-            self.deps.model_for("planner"),
-            ResearchPlan,
-            [SystemMessage(content=system), HumanMessage(human)],
-            policy=self.deps.retry,
-            repair=with_distinct_sections,
-        )
-        return {
-            "plan": plan.model_dump(mode="json"),
-            "plan_revision": (state.get("plan_revision") or 0) + 1,
-            "plan_status": "proposed",
-            "plan_feedback": "",
-            "rejected_edit_reason": None,
-        }
-
-    async def review_plan(
-        self,
-        state: ResearchState,
-    ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
-        raw = interrupt(
-            {
-                "kind": "plan_review",
-                "plan": state.get("plan"),
-                "revision": state.get("plan_revision") or 1,
-                "rejected_edit_reason": state.get("rejected_edit_reason"),
-            }
-        )
-        try:
-            decision = PlanDecision.model_validate(raw)
-        except ValidationError as exc:
-            reason = describe_validation_error(exc)
-            return Command(goto="review_plan", update={"rejected_edit_reason": reason})
-        if decision.action == "cancel":
-            return Command(
-                goto="__end__", update={"plan_status": "cancelled", "status": "cancelled"}
-            )
-        if decision.action == "revise":
-            revise: dict[str, Any] = {"plan_feedback": decision.feedback}
-            if decision.plan is not None:  # the person's edits travel with the feedback
-                revise["plan"] = decision.plan.model_dump(mode="json")
-            return Command(goto="draft_plan", update=revise)
-        update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
-        approved = state.get("plan")
-        edited = decision.action == "edit" and decision.plan is not None
-        if edited and decision.plan is not None:
-            approved = update["plan"] = decision.plan.model_dump(mode="json")
-        if approved:
-            # The plan research runs on, stored with the session's events: a reopened
-            # session shows it approved, with the person's edits.
-            plan = ResearchPlan.model_validate(approved)
-            revision = state.get("plan_revision") or 1
-            emit(PlanApproved(plan=plan, revision=revision, edited=edited))
-        return Command(goto="__end__", update=update)
+    )
+    try:
+        decision = PlanDecision.model_validate(raw)
+    except ValidationError as exc:
+        reason = describe_validation_error(exc)
+        return Command(goto="review_plan", update={"rejected_edit_reason": reason})
+    if decision.action == "cancel":
+        return Command(goto="__end__", update={"plan_status": "cancelled", "status": "cancelled"})
+    if decision.action == "revise":
+        revise: dict[str, Any] = {"plan_feedback": decision.feedback}
+        if decision.plan is not None:  # the person's edits travel with the feedback
+            revise["plan"] = decision.plan.model_dump(mode="json")
+        return Command(goto="draft_plan", update=revise)
+    update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
+    approved = state.get("plan")
+    edited = decision.action == "edit" and decision.plan is not None
+    if edited and decision.plan is not None:
+        approved = update["plan"] = decision.plan.model_dump(mode="json")
+    if approved:
+        # The plan research runs on, stored with the session's events: a reopened
+        # session shows it approved, with the person's edits.
+        plan = ResearchPlan.model_validate(approved)
+        revision = state.get("plan_revision") or 1
+        emit(PlanApproved(plan=plan, revision=revision, edited=edited))
+    return Command(goto="__end__", update=update)
 
 
 async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str:

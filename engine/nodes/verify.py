@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from engine.budget import session_usage, spend_summary
 from engine.citations.pipeline import check_report
@@ -26,7 +27,7 @@ from engine.events import (
     ReportReady,
 )
 from engine.grounding.enforce import ground_report
-from engine.nodes.deps import EngineDeps
+from engine.nodes.deps import EngineDeps, deps_of
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
 
@@ -117,87 +118,84 @@ def save_report(
     return str(report_path), str(audit_path)
 
 
-def build_verify(deps: EngineDeps) -> Any:
-    settings = deps.settings
-
-    def verify(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
-        emit(PhaseChanged(phase="verifying"))
-        registry = SourceRegistry.from_dict(state.get("registry"))
-        # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
-        checked = check_report(state.get("final_report", ""), registry, strict=True)
-        verification, sanitized = checked.verification, checked.sanitization
-        # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
-        # a model or the question survives into it.
-        report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
-        kept, removed = audit_entries(verification, sanitized)
-        grounded = ground_report(
-            report,
-            original=state.get("final_report", ""),
-            sources={entry.number: entry.source for entry in kept},
-            registry=registry,
-            mode=settings.grounding,
-        )
-        report = grounded.report
-        status, reason = verification.status, verification.reason
-        if status == "verified" and grounded.claims and not grounded.supported_left:
-            status, reason = "unverified", "no_supported_claims"
-        budget_stop = state.get("budget_stop")
-        if budget_stop:
-            # What was spent with the report itself, which is written after research stops.
-            spent = spend_summary() or budget_stop.removeprefix("budget reached ").strip("()")
-            partial = PARTIAL_REPORT.format(spent=spent, session=session_id_of(config))
-            report = f"> {partial}\n\n{report}"
-        elif state.get("route") != "quick" and state.get("gate_status") == "retry":
-            # Said at the top, as the banners are: what follows rests on thin evidence.
-            report = (
-                f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
-            )
-        banner = unverified_banner(reason)
-        if banner:
-            # In the report itself, so every copy of it (file, screen, pipe) carries it.
-            report = f"> {banner}\n\n{report}"
-        notice = OFFLINE_NOTICE if settings.offline else None
-        if notice:
-            report = f"> {notice}\n\n{report}"
-        mode = "quick" if state.get("route") == "quick" else "deep"
-        audit = {
-            "question": terminal_safe(state.get("question", "")),
-            "mode": mode,
-            "verification_status": status,
-            "verification_reason": reason,
-            "quality_gate": {
-                "status": state.get("gate_status") or "none",
-                "reason": state.get("gate_reason"),
-            },
-            "budget_stop": budget_stop,
-            # What the session's model calls cost up to this report (the writer's included).
-            "usage": session_usage(),
-            "kept_citations": [entry.model_dump() for entry in kept],
-            "removed_citations": [entry.model_dump() for entry in removed],
-            "grounding": settings.grounding,
-            "claims": [claim.model_dump() for claim in grounded.claims],
-            "verification": verification.model_dump(mode="json", exclude={"verified_report"}),
-            "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
-        }
-        report_path, audit_path = save_report(
-            settings.reports_dir,
-            session_id_of(config),
-            report,
-            audit,
-            run_number=state.get("run_number") or 1,
-        )
-        update = {
-            "verified_report": report,
-            "audit": audit,
-            "report_path": report_path,
-            "audit_path": audit_path,
-            "previous_question": state.get("question", ""),
-            "status": "partial" if budget_stop else "completed",
-        }
-        emit(report_ready_event(update))
-        return update
-
-    return verify
+def verify_citations(
+    state: ResearchState, config: RunnableConfig, runtime: Runtime[EngineDeps]
+) -> dict[str, Any]:
+    """Verify, sanitize and ground the report, save it with its audit, announce it."""
+    settings = deps_of(runtime).settings
+    emit(PhaseChanged(phase="verifying"))
+    registry = SourceRegistry.from_dict(state.get("registry"))
+    # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
+    checked = check_report(state.get("final_report", ""), registry, strict=True)
+    verification, sanitized = checked.verification, checked.sanitization
+    # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
+    # a model or the question survives into it.
+    report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
+    kept, removed = audit_entries(verification, sanitized)
+    grounded = ground_report(
+        report,
+        original=state.get("final_report", ""),
+        sources={entry.number: entry.source for entry in kept},
+        registry=registry,
+        mode=settings.grounding,
+    )
+    report = grounded.report
+    status, reason = verification.status, verification.reason
+    if status == "verified" and grounded.claims and not grounded.supported_left:
+        status, reason = "unverified", "no_supported_claims"
+    budget_stop = state.get("budget_stop")
+    if budget_stop:
+        # What was spent with the report itself, which is written after research stops.
+        spent = spend_summary() or budget_stop.removeprefix("budget reached ").strip("()")
+        partial = PARTIAL_REPORT.format(spent=spent, session=session_id_of(config))
+        report = f"> {partial}\n\n{report}"
+    elif state.get("route") != "quick" and state.get("gate_status") == "retry":
+        # Said at the top, as the banners are: what follows rests on thin evidence.
+        report = f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
+    banner = unverified_banner(reason)
+    if banner:
+        # In the report itself, so every copy of it (file, screen, pipe) carries it.
+        report = f"> {banner}\n\n{report}"
+    notice = OFFLINE_NOTICE if settings.offline else None
+    if notice:
+        report = f"> {notice}\n\n{report}"
+    mode = "quick" if state.get("route") == "quick" else "deep"
+    audit = {
+        "question": terminal_safe(state.get("question", "")),
+        "mode": mode,
+        "verification_status": status,
+        "verification_reason": reason,
+        "quality_gate": {
+            "status": state.get("gate_status") or "none",
+            "reason": state.get("gate_reason"),
+        },
+        "budget_stop": budget_stop,
+        # What the session's model calls cost up to this report (the writer's included).
+        "usage": session_usage(),
+        "kept_citations": [entry.model_dump() for entry in kept],
+        "removed_citations": [entry.model_dump() for entry in removed],
+        "grounding": settings.grounding,
+        "claims": [claim.model_dump() for claim in grounded.claims],
+        "verification": verification.model_dump(mode="json", exclude={"verified_report"}),
+        "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
+    }
+    report_path, audit_path = save_report(
+        settings.reports_dir,
+        session_id_of(config),
+        report,
+        audit,
+        run_number=state.get("run_number") or 1,
+    )
+    update = {
+        "verified_report": report,
+        "audit": audit,
+        "report_path": report_path,
+        "audit_path": audit_path,
+        "previous_question": state.get("question", ""),
+        "status": "partial" if budget_stop else "completed",
+    }
+    emit(report_ready_event(update))
+    return update
 
 
 def report_ready_event(values: dict[str, Any]) -> ReportReady:

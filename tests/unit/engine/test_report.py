@@ -5,14 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.events import OFFLINE_NOTICE
 from engine.middleware.retry import RetryPolicy
 from engine.nodes.deps import EngineDeps
-from engine.nodes.report import build_final_report, ensure_sources_section, strip_meta_lines
-from engine.nodes.verify import build_verify
+from engine.nodes.report import ensure_sources_section, final_report, strip_meta_lines
+from engine.nodes.verify import verify_citations
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.conftest import make_settings
 
@@ -59,7 +61,7 @@ async def test_overflow_retries_with_smaller_note_subsets_then_succeeds(tmp_path
             "Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1",
         ]
     )
-    result = await build_final_report(deps(tmp_path, model))(state(notes=10))
+    result = await final_report(state(notes=10), Runtime(context=deps(tmp_path, model)))
     sizes = [
         sum(len(m.content) for m in call if isinstance(m, HumanMessage)) for call in model.calls
     ]
@@ -69,7 +71,7 @@ async def test_overflow_retries_with_smaller_note_subsets_then_succeeds(tmp_path
 
 async def test_three_overflows_fall_back_to_a_report_assembled_from_the_ledger(tmp_path: Path):
     model = ScriptedChatModel.sequence([ContextOverflow()] * 3)
-    result = await build_final_report(deps(tmp_path, model))(state())
+    result = await final_report(state(), Runtime(context=deps(tmp_path, model)))
     report = result["final_report"]
     assert len(model.calls) == 3
     assert "- Alpha is fast. [1]" in report and "- Beta is slow. [2]" in report
@@ -93,12 +95,13 @@ def test_meta_lines_are_stripped_and_a_missing_sources_section_is_added():
 
 async def test_verification_removes_unretrieved_citations_and_marks_offline_reports(tmp_path: Path):
     engine_deps = deps(tmp_path, ScriptedChatModel.sequence([]), orchestrator_model="offline")
-    verify = build_verify(engine_deps)
+    runtime = Runtime(context=engine_deps)
     report = (
         "Alpha is fast [1]. Gamma is invented [2].\n\n## Sources\n"
         "[1] https://a.example.org/1\n[2] https://invented.example.com/x"
     )
-    result = verify({**state(), "final_report": report}, {"configurable": {"thread_id": "s1"}})
+    config: RunnableConfig = {"configurable": {"thread_id": "s1"}}
+    result = verify_citations({**state(), "final_report": report}, config, runtime)
     assert result["verified_report"].startswith(f"> {OFFLINE_NOTICE}\n\n")
     assert "invented.example.com" not in result["verified_report"]
     removed = result["audit"]["removed_citations"]
@@ -134,7 +137,7 @@ async def test_a_writer_that_cites_nothing_gets_the_ledger_claims_it_restates_ci
     )
     model = ScriptedChatModel.sequence([writer])
     given = {**state(), "evidence_ledger": [r.model_dump() for r in LEDGER_STATE_RECORDS]}
-    report = (await build_final_report(deps(tmp_path, model))(given))["final_report"]
+    report = (await final_report(given, Runtime(context=deps(tmp_path, model))))["final_report"]
     assert "one event loop thread [1]." in report
     assert "lock in CPython [2]." in report
     assert "modern software." in report and "software [" not in report
@@ -143,9 +146,10 @@ async def test_a_writer_that_cites_nothing_gets_the_ledger_claims_it_restates_ci
 
 async def test_a_report_that_lists_sources_but_cites_none_is_not_verified(tmp_path: Path):
     engine_deps = deps(tmp_path, ScriptedChatModel.sequence([]))
-    verify = build_verify(engine_deps)
+    runtime = Runtime(context=engine_deps)
     report = "Alpha is fast.\n\n## Sources\n[1] https://a.example.org/1"
-    result = verify({**state(), "final_report": report}, {"configurable": {"thread_id": "s2"}})
+    config: RunnableConfig = {"configurable": {"thread_id": "s2"}}
+    result = verify_citations({**state(), "final_report": report}, config, runtime)
     assert result["audit"]["verification_status"] == "unverified"
     assert result["audit"]["verification_reason"] == "no_inline_citations"
     assert "no sentence cites one" in result["verified_report"]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
@@ -15,7 +16,7 @@ from engine.grounding.critic import critique
 from engine.grounding.enforce import LOST_CITATIONS
 from engine.middleware.retry import RetryPolicy
 from engine.nodes.deps import EngineDeps
-from engine.nodes.report import build_final_report
+from engine.nodes.report import final_report
 from engine.schemas import ResearchPlan, ResearchTrack
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.conftest import make_settings
@@ -123,7 +124,7 @@ async def test_the_writer_revises_until_the_critic_finds_nothing(
         "processed [2].\n\n## Sources",
     )
     model = ScriptedChatModel.sequence([BAD, fixed])
-    result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
     assert result["final_report"] == fixed.strip()
     revision = next(m.content for m in model.calls[1] if isinstance(m, HumanMessage))
     assert "## Your draft" in revision and "evicts entries after 600 seconds" in revision
@@ -140,13 +141,13 @@ async def test_rounds_are_bounded_and_zero_rounds_skip_the_critic(
     )
     # Three problems, then two, then one: each revision is better, none is clean.
     model = ScriptedChatModel.sequence([worse, BAD, GOOD, GOOD])
-    result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
     assert len(model.calls) == 3 and result["final_report"] == GOOD.strip()
     assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == ["revising"] * 2
 
     events.clear()
     once = ScriptedChatModel.sequence([BAD])
-    result = await build_final_report(_deps(tmp_path, once, rounds=0))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, once, rounds=0)))
     assert len(once.calls) == 1 and result["final_report"] == BAD.strip()
     assert not [e for e in events if isinstance(e, ReportReviewed)]
 
@@ -158,7 +159,7 @@ async def test_a_revision_no_better_than_the_draft_is_rejected(
     for revision in (BAD, broken):
         events.clear()
         model = ScriptedChatModel.sequence([BAD, revision])
-        result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
+        result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
         assert len(model.calls) == 2 and result["final_report"] == BAD.strip()
         assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == [
             "revising",
@@ -176,7 +177,7 @@ def test_a_sentence_repeated_through_the_draft_is_one_finding() -> None:
 
 async def test_a_failed_revision_keeps_the_draft(tmp_path: Path, events: list[Any]) -> None:
     model = ScriptedChatModel.sequence([BAD, RuntimeError("server went away")])
-    result = await build_final_report(_deps(tmp_path, model, rounds=2))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
     assert result["final_report"] == BAD.strip()
     assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == [
         "revising",

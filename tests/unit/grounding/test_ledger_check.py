@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
 
 from engine.events import PhaseChanged
 from engine.grounding.ledger_check import check_draft
-from engine.nodes.report import build_final_report
+from engine.nodes.report import final_report
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.grounding.test_critic import GOOD, RECORDS, SOURCES, _deps, _registry, _state
 
@@ -64,7 +65,7 @@ async def test_a_failing_draft_is_written_again_with_the_errors_fed_back(
     tmp_path: Path, events: list[Any]
 ) -> None:
     model = ScriptedChatModel.sequence([UNLISTED, GOOD])
-    result = await build_final_report(_deps(tmp_path, model, rounds=0))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=0)))
     assert result["final_report"] == GOOD.strip()
     assert len(model.calls) == 2
     retry = next(m.content for m in model.calls[1] if isinstance(m, HumanMessage))
@@ -81,7 +82,7 @@ async def test_attempts_are_bounded_and_the_draft_with_fewest_errors_is_kept(
 ) -> None:
     worse = UNLISTED.replace("calls [1].", "calls [1]. It is fast [8].")
     model = ScriptedChatModel.sequence([worse, UNLISTED, worse, worse, GOOD])
-    result = await build_final_report(_deps(tmp_path, model, rounds=0))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=0)))
     assert len(model.calls) == 4  # 4' default
     assert result["final_report"] == UNLISTED.strip()
 
@@ -91,7 +92,7 @@ async def test_no_draft_grounding_a_claim_falls_back_to_the_ledger(
 ) -> None:
     stray = "# Report\n\nlru_cache is fast [4].\n\n## Sources\n[1] functools — f.html\n"
     model = ScriptedChatModel.sequence([stray] * 4)
-    result = await build_final_report(_deps(tmp_path, model, rounds=0))(_state())
+    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=0)))
     assert len(model.calls) == 4
     report = result["final_report"]
     assert "## Findings" in report and "- lru_cache saves up to 128 calls. [1]" in report
@@ -101,5 +102,5 @@ async def test_writer_attempts_one_keeps_the_first_draft(tmp_path: Path, events:
     model = ScriptedChatModel.sequence([UNLISTED, GOOD])
     deps = _deps(tmp_path, model, rounds=0)
     deps.settings = deps.settings.model_copy(update={"writer_attempts": 1})
-    result = await build_final_report(deps)(_state())
+    result = await final_report(_state(), Runtime(context=deps))
     assert len(model.calls) == 1 and result["final_report"] == UNLISTED.strip()
