@@ -7,6 +7,7 @@ The audit (kept, removed and why) is stored in state and written beside the Mark
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from engine.budget import session_usage, spend_summary
 from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
+from engine.config import Settings
 from engine.data_dir import private_dir, write_private_text
 from engine.emit import emit
 from engine.events import (
@@ -26,7 +28,7 @@ from engine.events import (
     PhaseChanged,
     ReportReady,
 )
-from engine.grounding.enforce import ground_report
+from engine.grounding.enforce import GroundedReport, ground_report
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
@@ -124,6 +126,43 @@ def verify_citations(
     """Verify, sanitize and ground the report, save it with its audit, announce it."""
     settings = deps_of(runtime).settings
     emit(PhaseChanged(phase="verifying"))
+    checked = _checked(state, settings)
+    report = _with_notices(checked, state, config, settings)
+    audit = _audit(checked, state, settings)
+    report_path, audit_path = save_report(
+        settings.reports_dir,
+        session_id_of(config),
+        report,
+        audit,
+        run_number=state.get("run_number") or 1,
+    )
+    update = {
+        "verified_report": report,
+        "audit": audit,
+        "report_path": report_path,
+        "audit_path": audit_path,
+        "previous_question": state.get("question", ""),
+        "status": "partial" if state.get("budget_stop") else "completed",
+    }
+    emit(report_ready_event(update))
+    return update
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """The report after verification, sanitization and grounding, with what each found."""
+
+    report: str
+    status: str
+    reason: str
+    kept: list[CitationAuditEntry]
+    removed: list[CitationAuditEntry]
+    grounded: GroundedReport
+    verification: CitationVerification
+    sanitized: SanitizedReport
+
+
+def _checked(state: ResearchState, settings: Settings) -> _Checked:
     registry = SourceRegistry.from_dict(state.get("registry"))
     # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
     checked = check_report(state.get("final_report", ""), registry, strict=True)
@@ -139,10 +178,19 @@ def verify_citations(
         registry=registry,
         mode=settings.grounding,
     )
-    report = grounded.report
     status, reason = verification.status, verification.reason
     if status == "verified" and grounded.claims and not grounded.supported_left:
         status, reason = "unverified", "no_supported_claims"
+    return _Checked(
+        grounded.report, status, reason, kept, removed, grounded, verification, sanitized
+    )
+
+
+def _with_notices(
+    checked: _Checked, state: ResearchState, config: RunnableConfig, settings: Settings
+) -> str:
+    """The report under what a reader must know first: offline, unverified, partial, limited."""
+    report = checked.report
     budget_stop = state.get("budget_stop")
     if budget_stop:
         # What was spent with the report itself, which is written after research stops.
@@ -152,50 +200,36 @@ def verify_citations(
     elif state.get("route") != "quick" and state.get("gate_status") == "retry":
         # Said at the top, as the banners are: what follows rests on thin evidence.
         report = f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
-    banner = unverified_banner(reason)
+    banner = unverified_banner(checked.reason)
     if banner:
         # In the report itself, so every copy of it (file, screen, pipe) carries it.
         report = f"> {banner}\n\n{report}"
-    notice = OFFLINE_NOTICE if settings.offline else None
-    if notice:
-        report = f"> {notice}\n\n{report}"
-    mode = "quick" if state.get("route") == "quick" else "deep"
-    audit = {
+    if settings.offline:
+        report = f"> {OFFLINE_NOTICE}\n\n{report}"
+    return report
+
+
+def _audit(checked: _Checked, state: ResearchState, settings: Settings) -> dict[str, Any]:
+    """What was kept, removed and why, stored in state and written beside the report."""
+    return {
         "question": terminal_safe(state.get("question", "")),
-        "mode": mode,
-        "verification_status": status,
-        "verification_reason": reason,
+        "mode": "quick" if state.get("route") == "quick" else "deep",
+        "verification_status": checked.status,
+        "verification_reason": checked.reason,
         "quality_gate": {
             "status": state.get("gate_status") or "none",
             "reason": state.get("gate_reason"),
         },
-        "budget_stop": budget_stop,
+        "budget_stop": state.get("budget_stop"),
         # What the session's model calls cost up to this report (the writer's included).
         "usage": session_usage(),
-        "kept_citations": [entry.model_dump() for entry in kept],
-        "removed_citations": [entry.model_dump() for entry in removed],
+        "kept_citations": [entry.model_dump() for entry in checked.kept],
+        "removed_citations": [entry.model_dump() for entry in checked.removed],
         "grounding": settings.grounding,
-        "claims": [claim.model_dump() for claim in grounded.claims],
-        "verification": verification.model_dump(mode="json", exclude={"verified_report"}),
-        "sanitization": sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
+        "claims": [claim.model_dump() for claim in checked.grounded.claims],
+        "verification": checked.verification.model_dump(mode="json", exclude={"verified_report"}),
+        "sanitization": checked.sanitized.model_dump(mode="json", exclude={"sanitized_report"}),
     }
-    report_path, audit_path = save_report(
-        settings.reports_dir,
-        session_id_of(config),
-        report,
-        audit,
-        run_number=state.get("run_number") or 1,
-    )
-    update = {
-        "verified_report": report,
-        "audit": audit,
-        "report_path": report_path,
-        "audit_path": audit_path,
-        "previous_question": state.get("question", ""),
-        "status": "partial" if budget_stop else "completed",
-    }
-    emit(report_ready_event(update))
-    return update
 
 
 def report_ready_event(values: dict[str, Any]) -> ReportReady:
