@@ -4,7 +4,7 @@
 decision, which the OpenAI-compatible test server calls too. The roles live beside it:
 scoping and plans (plan.py, revision.py), research and supervision (research.py), the writer
 (writer.py); what they read and quote comes from conversation.py, sources.py, passages.py,
-extract.py, facts.py and text.py.
+extract.py, rank.py, facts.py and text.py.
 
 The chat model is loaded on first use: the text primitives (`engine.models.offline.text`) are
 shared with the reranker, which must not pay for LangChain's chat model classes.

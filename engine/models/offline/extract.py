@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 
 from engine.models.offline.facts import states_number
 from engine.models.offline.passages import LabelledSentence, labelled_sentences
+from engine.models.offline.rank import SPREAD, Candidate, rank_candidates
 from engine.models.offline.sources import Source
-from engine.models.offline.text import SPREAD, Candidate, prose_parts, quotable, rank_candidates
+from engine.models.offline.text import prose_parts, quotable
 
 _ONE_RE = re.compile(r"\bone\b", re.I)
 # A sentence that opens by pointing back at the one before it: "To overcome this, …",

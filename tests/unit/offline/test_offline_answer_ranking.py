@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.models.offline.facts import CONSEQUENCE, DEFAULT, NAME, NUMBER, fact_kinds, states
 from engine.models.offline.passages import labelled_sentences
-from engine.models.offline.text import Candidate, quotable, rank_candidates, terms
+from engine.models.offline.rank import Candidate, rank_candidates
+from engine.models.offline.text import quotable, terms
 
 
 def test_a_question_that_opens_by_naming_what_it_wants_asks_for_a_name() -> None:

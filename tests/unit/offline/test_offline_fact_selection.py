@@ -5,8 +5,9 @@ from __future__ import annotations
 from engine.models.offline.extract import best_quotes
 from engine.models.offline.facts import DEFAULT, NAME, NUMBER, VERSION, fact_kinds
 from engine.models.offline.passages import labelled_sentences
+from engine.models.offline.rank import Candidate, rank_candidates
 from engine.models.offline.sources import Source
-from engine.models.offline.text import Candidate, quotable, rank_candidates
+from engine.models.offline.text import quotable
 
 
 def test_fact_kinds_read_the_form_of_the_question() -> None:

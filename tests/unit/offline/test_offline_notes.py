@@ -11,8 +11,9 @@ from engine.models.offline.conversation import Conversation
 from engine.models.offline.extract import best_quotes, candidates_from
 from engine.models.offline.facts import NAME, fact_factor, states
 from engine.models.offline.passages import labelled_sentences
+from engine.models.offline.rank import Candidate, rank_candidates
 from engine.models.offline.sources import Source
-from engine.models.offline.text import Candidate, quotable, rank_candidates
+from engine.models.offline.text import quotable
 from engine.schemas import ResearchTrack
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.models.offline.rank import Candidate, rank_candidates
 from engine.models.offline.sources import (
     SourcePool,
     parse_fetch_result,
@@ -9,9 +10,7 @@ from engine.models.offline.sources import (
     parse_source_titles,
 )
 from engine.models.offline.text import (
-    Candidate,
     quotable,
-    rank_candidates,
     split_sentences,
     stem,
     terms,
