@@ -202,15 +202,9 @@ def _report_file(settings: Settings, session_id: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def load_report(settings: Settings, session_id: str) -> str | None:
-    """The saved Markdown report of a session, or None when it has none yet."""
-    path = _report_file(settings, session_id)
-    return path.read_text(encoding="utf-8") if path is not None else None
-
-
-def load_report_event(settings: Settings, session_id: str) -> ReportReady | None:
-    """The saved report with its verification audit, typed as the run announced it."""
-    from engine.events import ReportReady
+def load_report(settings: Settings, session_id: str) -> ReportReady | None:
+    """The saved report with its verification audit, typed as the run announced it, so a
+    reopened session renders it exactly as the live one did; None when it has none yet."""
     from engine.sessions_log import load_events, saved_report_event
 
     stored = [e for e in load_events(settings, session_id) or [] if isinstance(e, ReportReady)]

@@ -30,7 +30,7 @@ from engine.api.stream import session_events
 from engine.config import Settings
 from engine.nodes.deps import EngineDeps
 from engine.schemas import PlanDecision
-from engine.sessions import get_session, list_sessions, load_report_event
+from engine.sessions import get_session, list_sessions, load_report
 from engine.sessions_log import load_events, run_outcome
 
 _log = logging.getLogger("deepresearch.api")
@@ -222,7 +222,7 @@ def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
 
     @app.get("/v1/sessions/{session_id}/report")
     async def report(session_id: str = SESSION_ID) -> dict[str, Any]:
-        found = await asyncio.to_thread(load_report_event, api.settings, session_id)
+        found = await asyncio.to_thread(load_report, api.settings, session_id)
         if found is None:
             raise HTTPException(404, f"session {session_id!r} has no report yet")
         return found.model_dump(mode="json")
@@ -301,7 +301,7 @@ def _outcome(settings: Settings, session_id: str) -> JSONResponse:
         "output_tokens": outcome.output_tokens,
         "cost_usd": round(outcome.cost_usd, 6),
     }
-    found = outcome.report or load_report_event(settings, session_id)
+    found = outcome.report or load_report(settings, session_id)
     body: dict[str, Any] = {"session_id": session_id, "status": status, "usage": usage}
     if outcome.error:
         body["error"] = outcome.error

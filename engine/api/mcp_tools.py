@@ -31,7 +31,7 @@ from engine.events import (
 from engine.nodes.deps import EngineDeps
 from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import list_sessions as saved_sessions
-from engine.sessions import load_report_event
+from engine.sessions import load_report
 
 INSTRUCTIONS = (
     "Deep research with verified citations. `research` plans, researches and writes a "
@@ -94,7 +94,7 @@ def build_mcp_server(settings: Settings, *, deps: EngineDeps | None = None) -> M
     @server.tool()
     async def get_report(session_id: str) -> dict[str, Any]:
         """The report of a saved session, with its citations."""
-        found = load_report_event(settings, session_id)
+        found = load_report(settings, session_id)
         if found is None:
             raise ToolError(f"session {session_id!r} has no report")
         return report_body(session_id, found)

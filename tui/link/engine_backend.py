@@ -95,14 +95,14 @@ class EngineBackend:
 
     async def load_session(self, session_id: str) -> list[Event] | None:
         from engine.events import PhaseChanged, SessionStarted
-        from engine.sessions import get_session, load_report_event
+        from engine.sessions import get_session, load_report
         from engine.sessions_log import load_events
 
         events = await asyncio.to_thread(load_events, self.settings, session_id)
         if events:
             return list(events)
         # A session saved before event logs: its report and audit are still typed data.
-        report = await asyncio.to_thread(load_report_event, self.settings, session_id)
+        report = await asyncio.to_thread(load_report, self.settings, session_id)
         if report is None:
             return None
         info = get_session(self.settings, session_id)

@@ -65,7 +65,8 @@ async def test_deep_run_pauses_for_plan_review_then_writes_a_verified_report(tmp
     assert any(isinstance(e, UsageUpdated) and e.role == "researcher" for e in second)
     [info] = list_sessions(settings)
     assert info.status == "completed" and info.question == "How do alpha and beta compare?"
-    assert load_report(settings, info.session_id) == report.report
+    # Read back typed: the report as the run announced it, with its verification data.
+    assert load_report(settings, info.session_id) == report
 
 
 async def test_clarification_pauses_and_the_answer_resumes_the_same_thread(tmp_path: Path):

@@ -166,7 +166,7 @@ async def test_same_topic_follow_up_reuses_the_brief_and_keeps_the_ledger(tmp_pa
     first_report = next(e for e in first if isinstance(e, ReportReady))
     assert first_report.report_path != report.report_path
     assert Path(first_report.report_path).is_file() and Path(report.report_path).is_file()
-    assert load_report(settings, session.session_id) == report.report
+    assert load_report(settings, session.session_id) == report
 
 
 async def test_topic_shift_resets_research_and_asks_again(tmp_path: Path):

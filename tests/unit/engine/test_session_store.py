@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 from engine.events import EvidenceAdded, PlanProposed, ReportReady
 from engine.runner import open_session
 from engine.schemas import PlanDecision
-from engine.sessions import record_session
+from engine.sessions import load_report, record_session
 from engine.sessions_log import load_events
 from tests.unit.engine.conftest import Scenario, make_settings
 
@@ -36,6 +37,31 @@ async def test_a_finished_session_is_stored_as_its_typed_events(tmp_path: Path) 
         ]
     report = next(e for e in stored if isinstance(e, ReportReady))
     assert report.verification_status == "verified" and report.kept_citations
+
+
+def test_a_report_saved_before_event_logs_is_read_back_typed_with_its_audit(
+    tmp_path: Path,
+) -> None:
+    settings = make_settings(tmp_path)
+    assert load_report(settings, "20250101-000000-abcdef") is None
+    settings.reports_dir.mkdir(parents=True)
+    report = settings.reports_dir / "20250101-000000-abcdef.md"
+    report.write_text("Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1\n")
+    audit = {
+        "mode": "quick",
+        "verification_status": "verified",
+        "verification_reason": "",
+        "kept_citations": [{"number": 1, "source": "https://a.example.org/1"}],
+        "removed_citations": [{"number": 2, "source": "https://x.example", "reason": "gone"}],
+    }
+    report.with_suffix(".audit.json").write_text(json.dumps(audit))
+    loaded = load_report(settings, "20250101-000000-abcdef")
+    assert isinstance(loaded, ReportReady)
+    assert loaded.report == report.read_text()
+    assert (loaded.mode, loaded.verification_status) == ("quick", "verified")
+    assert [c.source for c in loaded.kept_citations] == ["https://a.example.org/1"]
+    assert [c.reason for c in loaded.removed_citations] == ["gone"]
+    assert loaded.report_path == str(report)
 
 
 def test_sessions_piped_into_head_ends_without_a_traceback(tmp_path: Path) -> None:
@@ -120,7 +146,7 @@ async def test_deleting_a_session_removes_everything_stored_for_it_and_nothing_e
 _LIVE_RUN = """
 import sys, time
 from engine.config import settings_from_mapping
-from engine.sessions import record_session
+from engine.sessions import load_report, record_session
 settings = settings_from_mapping({"DATA_DIR": sys.argv[1]})
 record_session(settings, sys.argv[2], status="running", question="Long question?")
 print("started", flush=True)
