@@ -12,7 +12,7 @@ takes priority") is a swap of roles (`role_swap`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,11 +26,18 @@ _CODE_NAME = re.compile(
     r"|\b((?=[A-Z]\w*[a-z])(?=[A-Z]\w*?[A-Z])[A-Z][A-Za-z0-9]+)\b"  # CamelCase: URLError
     r"|\b([A-Z][A-Z0-9]*_[A-Z0-9_]+|SIG[A-Z]{2,}|[A-Z]{4,})\b"  # constants: SIGPIPE, WARNING
     r"|\b(\w+)\(\)"  # call(): gather()
+    r"|\b([a-z_][a-z0-9_]*)\((?=[\w*'\"\[])"  # a call with arguments: partial(func, x)
 )
 _CAMEL_TAIL = re.compile(r"[A-Z][a-z0-9]+$")
 _CAMEL_HEAD = re.compile(r"[A-Z][a-z0-9]+(?=[A-Z])")
 # Words that end a class name and say what kind of thing it is.
 _KIND_OF_ERROR = {"Error", "Exception", "Warning"}
+# Python's built-in exceptions whose names do not end in one of those words: each is as much
+# a sibling of `ValueError` as `TypeError` is.
+_OTHER_EXCEPTIONS = frozenset(
+    {"BaseException", "KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration"}
+    | {"StopAsyncIteration", "BaseExceptionGroup", "ExceptionGroup"}
+)
 # Upper-case words that are abbreviations in prose, not constants a sentence could swap.
 _PROSE_CAPS = frozenset(
     [
@@ -76,8 +83,10 @@ def _family(written: str, group: int, called: bool) -> str:
         return "__()" if called else ""
     if group == 5:
         return "CAPS"
-    if group == 6 and not module:
+    if group in (6, 7) and not module:
         return "()"
+    if last in _OTHER_EXCEPTIONS:
+        return "Error"
     tail = _CAMEL_TAIL.search(last)
     if last[:1].isupper() and tail and tail.start() > 0:
         return "Error" if tail.group(0) in _KIND_OF_ERROR else tail.group(0)
@@ -219,4 +228,50 @@ def role_swap(claim: Roles, sources: Roles) -> tuple[str, str] | None:
         for other, other_side, beside in sorted(sources.beside):
             if other_side == side and beside == word and not _same(name, other):
                 return name, other
+    return None
+
+
+# A clause is matched with the source clause saying this share of its words besides names,
+# and at least MIN_CONTEXT_SHARED of them.
+CONTEXT_SHARE = 0.6
+MIN_CONTEXT_SHARED = 3
+
+# (the words of a clause besides its code names, stemmed; the names it says)
+NamedClause = tuple[frozenset[str], tuple[Name, ...]]
+
+
+def named_clauses(text: str) -> tuple[NamedClause, ...]:
+    """Each clause of `text` with its code names kept apart from its other words."""
+    found = []
+    for segment in _SEGMENT_BREAK.split(text):
+        names = tuple(code_names(segment))
+        found.append((stemmed_words(_CODE_NAME.sub(" ", segment)), names))
+    return tuple(found)
+
+
+def context_swap(
+    claim: Sequence[NamedClause], sources: Sequence[NamedClause]
+) -> tuple[str, str] | None:
+    """(the claim's name, the source's) when the source clause that says the rest of a claim
+    clause names a sibling where the claim names another ("a missing parent makes mkdir()
+    raise FileExistsError" against "a missing parent raises FileNotFoundError"), and no
+    source clause that says as much names the claim's."""
+    for words, names in claim:
+        if len(words) < MIN_CONTEXT_SHARED or not any(name.family for name in names):
+            continue
+        shared = [len(words & other) for other, _ in sources]
+        most = max(shared, default=0)
+        if most < MIN_CONTEXT_SHARED or most < CONTEXT_SHARE * len(words):
+            continue
+        best = [clause for count, clause in zip(shared, sources, strict=True) if count == most]
+        there = [name for _, group in best for name in group]
+        words_there = frozenset().union(*(other for other, _ in best))
+        others = [n for n in there if not any(_same(n.text, mine.text) for mine in names)]
+        for name in names:
+            said_plainly = stemmed_words(name.text.rsplit(".", 1)[-1]) <= words_there
+            if said_plainly or any(_same(name.text, said.text) for said in there):
+                continue
+            swapped = sibling(name, others)
+            if swapped is not None:
+                return name.text, swapped.text
     return None

@@ -5,15 +5,20 @@ window of consecutive sentences of one passage, or in the best windows of severa
 together when the claim cites more than one source. Three things are checked outright,
 whatever the overlap, because they are what a fluent but wrong sentence changes while
 keeping the words:
-- every number the claim states must be in its sources;
+- every number the claim states must be in its sources (octal and hex literals too: a mode
+  of 0o755 against 0o777);
 - a code name the sources lack (`re.search`) is wrong when they name a sibling instead
-  (`re.match`; engine/grounding/names.py);
+  (`re.match`, `SystemExit` for `KeyboardInterrupt`; engine/grounding/names.py);
 - a code name the sources say is wrong where they never say it but put another name
   ("Unlike wait(), wait_for() does not cancel" against "Unlike wait_for(), wait() does not
-  cancel"; engine/grounding/names.py);
+  cancel"), or where the source clause saying the rest of the claim's clause names a sibling
+  ("a missing parent raises FileExistsError" against "a missing parent raises
+  FileNotFoundError"; engine/grounding/names.py);
 - each clause of the claim must have the polarity of the source clause that says most of it
   ("the barrier cannot be reused" against "the barrier can be reused"; "strong" against
-  "weak"; engine/grounding/polarity.py).
+  "weak"; "are reserved keywords" against "are identifiers (not reserved keywords)"), and
+  must not choose what the source passes over ("X instead of Y" against "Y rather than X";
+  engine/grounding/polarity.py).
 Markdown emphasis with underscores is markup: `_not_` is read as "not".
 """
 
@@ -30,9 +35,12 @@ from engine.grounding.claims import strip_markers
 from engine.grounding.names import (
     NO_ROLES,
     Name,
+    NamedClause,
     Roles,
     code_names,
+    context_swap,
     found_in,
+    named_clauses,
     role_swap,
     roles,
     sibling,
@@ -51,7 +59,8 @@ MAX_EXCERPT_CHARS = 400
 SHORT_SENTENCE_CHARS = 120
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)*(?![\w])")
+# Decimal numbers, and octal, hex and binary literals (a mode of 0o755, a mask of 0xFF).
+_NUMBER = re.compile(r"(?<![\w.])(?:0[oOxXbB][0-9a-fA-F_]+|\d[\d,]*(?:\.\d+)*)(?![\w])")
 _NUMBER_WORDS = {
     "zero": "0",
     "one": "1",
@@ -85,7 +94,7 @@ class ClaimScore:
 def _numbers(text: str, *, spelled: bool = False) -> set[str]:
     if spelled:
         text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], text)
-    return {match.group(0).replace(",", "").rstrip(".") for match in _NUMBER.finditer(text)}
+    return {match.group(0).replace(",", "").rstrip(".").lower() for match in _NUMBER.finditer(text)}
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,7 @@ class _Passage:
     sentence_words: tuple[frozenset[str], ...]
     sentence_texts: tuple[str, ...]
     clauses: tuple[polarity.Clause, ...]
+    alternatives: tuple[polarity.Alternative, ...]
     numbers: frozenset[str]
     names: tuple[Name, ...]
 
@@ -117,6 +127,11 @@ def _prepared(passage: str) -> _Passage:
         sentence_words=tuple(each),
         sentence_texts=tuple(sentences),
         clauses=tuple(polarity.clauses(text, stemmed_words, min_words=2)),
+        alternatives=tuple(
+            chosen
+            for sentence in sentences
+            for chosen in polarity.alternatives(sentence, stemmed_words)
+        ),
         numbers=frozenset(_numbers(text, spelled=True)),
         names=tuple(code_names(text)),
     )
@@ -151,6 +166,11 @@ def _union_roles(passages: Sequence[_Passage]) -> Roles:
 
 # Kept apart from _prepared: only a claim that names code asks for them.
 @lru_cache(maxsize=256)
+def _named_clauses(passage_text: str) -> tuple[NamedClause, ...]:
+    return named_clauses(passage_text)
+
+
+@lru_cache(maxsize=256)
 def _roles(passage_text: str) -> Roles:
     return roles(passage_text)
 
@@ -159,7 +179,12 @@ def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
     # A claim that is one short clause ("the cache is not threadsafe") is still checked.
     words_of = stemmed_words
     claim_clauses = polarity.clauses(text, words_of) or polarity.clauses(text, words_of, 2)
-    return polarity.conflict(claim_clauses, [c for passage in passages for c in passage.clauses])
+    if polarity.conflict(claim_clauses, [c for passage in passages for c in passage.clauses]):
+        return True
+    chosen = polarity.alternatives(text, words_of)
+    return bool(chosen) and polarity.alternatives_swapped(
+        chosen, [found for passage in passages for found in passage.alternatives]
+    )
 
 
 def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
@@ -186,7 +211,13 @@ def _wrong_name(text: str, prepared: Sequence[_Passage]) -> str:
         swapped = sibling(name, source_names)
         if swapped is not None:
             return f"its sources name {swapped.text}, not {name.text}"
-    swap = role_swap(roles(text), _union_roles(prepared)) if claim_names and source_names else None
+    if not (claim_names and source_names):
+        return ""
+    swap = role_swap(roles(text), _union_roles(prepared))
+    if swap is None and any(sibling(name, source_names) for name in claim_names):
+        swap = context_swap(
+            named_clauses(text), [clause for p in prepared for clause in _named_clauses(p.text)]
+        )
     return f"its sources say {swap[1]} where it says {swap[0]}" if swap is not None else ""
 
 

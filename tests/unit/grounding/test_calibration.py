@@ -28,18 +28,19 @@ def test_precision_and_recall_of_unsupported_hold_on_the_labelled_set() -> None:
     outcome, _ = _outcomes()
     precision = outcome["tp"] / (outcome["tp"] + outcome["fp"])
     recall = outcome["tp"] / (outcome["tp"] + outcome["fn"])
-    # Figures of bench/grounding.py when the checks were last changed (0.940 and 0.818, after
-    # negated predicates were read one per negation, names in swapped roles were caught and a
-    # negated possession stopped counting as a predicate); a change that trades one away
+    # Figures of bench/grounding.py when the checks were last changed (0.952 and 0.856, after
+    # octal literals counted as numbers, built-in exceptions and calls with arguments as
+    # names, the clause that says the rest of a claim named its sibling, bracketed negations,
+    # conditions, "no attempt to" and "instead of" were read); a change that trades one away
     # shows here.
-    assert precision >= 0.93
-    assert recall >= 0.81
+    assert precision >= 0.95
+    assert recall >= 0.85
 
 
 def test_the_hard_checks_catch_every_kind_of_swap_they_are_for() -> None:
     _, caught = _outcomes()
-    assert caught["number_swap"] >= 38  # of 40
+    assert caught["number_swap"] >= 40  # of 40
     assert caught["version_swap"] >= 46  # of 46
-    assert caught["entity_swap"] >= 37  # of 47
-    assert caught["negation"] >= 31  # of 43
+    assert caught["entity_swap"] >= 40  # of 47
+    assert caught["negation"] >= 34  # of 43
     assert caught["wrong_passage"] >= 19  # of 33
