@@ -44,8 +44,15 @@ from engine.sourcing.echo import without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.marker_place import markers_at_sentence_end
 from engine.sourcing.question_search import merged_results, same_query
-from engine.sourcing.related import related_quote
-from engine.sourcing.source_numbers import body_of, catalog_of, complete_references, renumber
+from engine.sourcing.related import about_the_subject, related_quote
+from engine.sourcing.source_numbers import (
+    MARKER,
+    SourceCatalog,
+    body_of,
+    catalog_of,
+    complete_references,
+    renumber,
+)
 from engine.sourcing.support import drop_unsupported
 
 GRAPH_NAME = "quick_research"
@@ -65,6 +72,12 @@ QUOTED_INSTEAD = (
     "of those results that best match the question, quoted:"
 )
 QUOTED_SENTENCES = 3
+# Also a lead-in. A model that answers from memory cites nothing its sources could back;
+# grounding then removes every sentence and the reader would get an empty answer.
+QUOTED_BESIDE_UNCITED = (
+    "The answer above cites none of the retrieved sources. These are the sentences of those "
+    "sources that best match the question, quoted:"
+)
 # After tool results, the rule a model most often drops, restated where it reads last.
 # Small models copy search results back as their answer unless told, at the end of the
 # window, what the answer should look like; the question is repeated there for the same reason.
@@ -229,9 +242,27 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
     body = body_of(own)
     checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
     cited = corroborate(attribute_uncited(checked, catalog), catalog)
+    cited = _with_quotes_if_uncited(cited, _question_of(messages), catalog)
     cited = related_quote(cited, _question_of(messages), catalog)
     completed = complete_references(cited, catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
+
+
+def _with_quotes_if_uncited(answer: str, question: str, catalog: SourceCatalog) -> str:
+    """An answer that cites no retrieved source, followed by what those sources say."""
+    body = body_of(answer)
+    if MARKER.search(body) or not catalog.passages:
+        return answer
+    # Only passages about what was asked: an off-topic search result is no answer either.
+    about = about_the_subject(question)
+    on_topic = SourceCatalog(
+        catalog.entries,
+        {number: text for number, text in catalog.passages.items() if about(text)},
+    )
+    quoted = quoted_findings(question, on_topic, QUOTED_SENTENCES)
+    if not quoted:
+        return answer
+    return f"{body.rstrip()}\n\n{QUOTED_BESIDE_UNCITED}\n\n{quoted}\n{answer[len(body) :]}"
 
 
 def final_answer(state: ShallowResearchState) -> str:

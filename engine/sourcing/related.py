@@ -34,7 +34,7 @@ RELATED_LEAD_IN = "Another page the search found says, in its own words:"
 MIN_SHARED_WORDS = 0.6
 
 
-def _about_the_subject(question: str) -> Callable[[str], bool]:
+def about_the_subject(question: str) -> Callable[[str], bool]:
     """Whether a sentence is about what the question asks: it names every code name the
     question gives, or, where it gives none, most of the question's content words."""
     names = code_names(question)
@@ -56,7 +56,7 @@ def related_quote(answer: str, question: str, catalog: SourceCatalog) -> str:
     pages = {page_of(catalog.entries[number][1]) for number in cited}
     if len(pages) != 1 or not question.strip():
         return answer
-    about = _about_the_subject(question)
+    about = about_the_subject(question)
     candidates = [
         (number, sentence)
         for number, passage in sorted(catalog.passages.items())
