@@ -5,7 +5,8 @@ result's `[n] Title` line with its passage below, pages the question never asked
 included, and its own paragraphs written twice over. Every copied sentence is in a source,
 so citation checks and grounding keep it all, and the reader gets the tool output as the
 answer. A paragraph that opens with a result's header line as the search showed it is that
-result, not an answer; a paragraph written a second time adds nothing. Both go; the answer's
+result, not an answer; a paragraph written a second time adds nothing, even when the token
+cap cut the second copy short. Both go; the answer's
 own sentences stay, and what is left is checked as usual.
 """
 
@@ -27,6 +28,19 @@ def _is_result_header(line: str, titles: set[str]) -> bool:
     return header is not None and _folded(header.group(2)) in titles
 
 
+# A paragraph cut short by the reply's token cap is still the paragraph written before it.
+MIN_REPEATED_CHARS = 80
+
+
+def _written_before(folded: str, seen: set[str]) -> bool:
+    """The paragraph was written already, whole or up to where the reply was cut off."""
+    if folded in seen:
+        return True
+    if len(folded) < MIN_REPEATED_CHARS:
+        return False
+    return any(earlier.startswith(folded) for earlier in seen)
+
+
 def without_echo(answer: str, catalog: SourceCatalog) -> str:
     """`answer` without copied search results and without paragraphs written twice; empty
     when it was nothing but copies."""
@@ -41,7 +55,7 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
         if titles and _is_result_header(lines[0], titles):
             continue
         folded = _folded(paragraph)
-        if folded and folded in seen:
+        if folded and _written_before(folded, seen):
             continue
         seen.add(folded)
         kept.append(paragraph)

@@ -33,6 +33,21 @@ def test_a_copied_result_block_and_a_repeated_paragraph_are_dropped() -> None:
     assert without_echo(copied, _catalog()) == ANSWER + "\n"
 
 
+def test_a_repeat_cut_short_by_the_token_cap_is_dropped_too() -> None:
+    cut_short = ANSWER[: len(ANSWER) - 30]
+    copied = f"{ANSWER}\n\n{cut_short}"
+
+    assert without_echo(copied, _catalog()) == ANSWER + "\n"
+
+
+def test_two_paragraphs_opening_alike_are_both_kept() -> None:
+    # Only a repeat of the whole earlier paragraph's opening, to where it was cut, is a copy.
+    second = ANSWER[:60] + " and nothing else is escaped [1]."
+    answer = f"{ANSWER}\n\n{second}"
+
+    assert without_echo(answer, _catalog()) == answer
+
+
 def test_the_references_section_stays() -> None:
     references = f"## References\n[1] {JSON_TITLE} — json.html\n"
     copied = f"{ANSWER}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PASSAGE}\n\n{references}"
