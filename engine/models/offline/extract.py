@@ -21,6 +21,10 @@ _REFERS_BACK_RE = re.compile(
 )
 
 
+# A label that begins with a number or a version: `7.x`, `v18.x`, `3.11`, `≥20`.
+_NUMERIC_LABEL_RE = re.compile(r"^\W{0,2}v?\d")
+
+
 @dataclass(frozen=True)
 class Quote:
     """A sentence quoted verbatim from a source, and that source."""
@@ -30,7 +34,10 @@ class Quote:
 
 
 def _bare_name(label: str) -> str:
-    """`asyncio.Queue(maxsize=0)` -> `queue`: the name a sentence would mention."""
+    """`asyncio.Queue(maxsize=0)` -> `queue`: the name a sentence would mention. A label that
+    is a number or a version (a table row's first cell, `7.x`, `v18.x`, `40`) is one whole."""
+    if _NUMERIC_LABEL_RE.match(label):
+        return label.strip().casefold()
     return label.split("(", 1)[0].rsplit(".", 1)[-1].strip().casefold()
 
 
@@ -49,7 +56,7 @@ def quoted_texts(sentence: LabelledSentence) -> list[tuple[str, str]]:
     if quoted is not None:
         return [(quoted, sentence.text if quoted != sentence.text else "")]
     found: list[tuple[str, str]] = []
-    for prose in prose_parts(sentence.text):
+    for prose in prose_parts(sentence.text, short_ok=_under_entry(sentence)):
         opens = sentence.opens or not prose[:1].isupper()
         text = _quoted(prose, replace(sentence, opens=opens))
         if text is not None and all(text != known for known, _ in found):
@@ -59,6 +66,12 @@ def quoted_texts(sentence: LabelledSentence) -> list[tuple[str, str]]:
         if text is not None:
             found.append((text, sentence.text))
     return found
+
+
+def _under_entry(sentence: LabelledSentence) -> bool:
+    """Whether the sentence belongs to an entry, under whose name a short sentence says enough
+    (`getSetCookies(headers): Parses all Set-Cookie headers.`; `_quoted` checks the name)."""
+    return sentence.entry and bool(sentence.label)
 
 
 def _lead_in(text: str) -> str | None:

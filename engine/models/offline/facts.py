@@ -21,7 +21,8 @@ DEFAULT = "default"
 CONSEQUENCE = "consequence"
 
 _VERSION_Q = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}(?:version|release)\b|\bsince\s+(?:when|which)\b|"
+    # "Which Node.js versions …": a name with a dot may stand between.
+    r"\b(?:which|what)\s+(?:[\w.]+\s+){0,2}(?:versions?|releases?)\b|\bsince\s+(?:when|which)\b|"
     r"\bwhen\s+(?:was|were|did)\b[^?]*\b(?:added|introduced|deprecated|removed|changed|gain)",
     re.I,
 )
@@ -57,8 +58,8 @@ _CONSEQUENCE_Q = re.compile(
 _VERSION_RE = re.compile(
     r"\b(?:version|versions|since|added|introduced|new in|changed in|deprecated|removed)\b"
     r"\D{0,30}\bv?\d+\.\d+|\bv\d+\.\d+|"
-    # A major version alone: `fastify@6`, `Node.js v24`.
-    r"(?<=[a-z])@\d+\b|\bv\d{1,3}\b(?!\.\d)",
+    # A major version alone: `fastify@6`, `Node.js v24`; a release line: `8.x`, `~7.x`.
+    r"(?<=[a-z])@\d+\b|\bv\d{1,3}\b(?!\.\d)|(?<![\w.])v?\d{1,3}\.x\b",
     re.I,
 )
 _VERSIONISH_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b|\b(?:version|python|v)\s*\d+(?:\.\d+)+", re.I)
@@ -91,12 +92,19 @@ _NAMED_AS_RE = re.compile(
     r"hooks?)\b"
 )
 _DESCRIBING_RE = re.compile(r"(?:ed|ing|al|ous|ive|ic|ful|ble|ary|less|ent|ant)$")
+_FILE_RE = re.compile(r"\.(?:js|mjs|cjs|ts|json|md|py|html?|cfg|ini|toml|ya?ml|txt|d)$")
 _PACKAGE_NOUNS = frozenset({"module", "library", "package", "tool", "plugin", "dependency"})
 # A package's name: lower-case words joined by hyphens (`pino-abstract-transport`). English
 # compounds have the same form (`top-level`), so it counts only where a module, library or
 # tool is asked for.
 _PACKAGE_NAME_RE = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 _CALLABLE_RE = re.compile(r"(?<![\w.])@?[A-Za-z_][\w.]*(?=\()|(?<![\w.])@[A-Za-z_][\w.]*")
+# A method or function named by its path without a call: `client.connect`, `console.error`,
+# `pino.stdTimeFunctions.unixTime` (each part two letters or more, so not `e.g`; the last in
+# lower case, so not a class such as `undici.Dispatcher`, nor a page such as `Node.js`).
+_DOTTED_NAME_RE = re.compile(
+    r"(?<![\w.$])[a-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)*\.[a-z_$][\w$]+(?![\w$(]|\.\w)"
+)
 # The name of an exception: `OverflowError`, `queue.Full` raised, "the Full exception".
 _EXCEPTION_NAME_RE = re.compile(
     r"\b([A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit|Interrupt))\b|"
@@ -118,6 +126,10 @@ _RELEASE_NOTE_RE = re.compile(
     r"Added in:?)\s+v?\d",
     re.I,
 )
+
+
+# A sentence quoted under a key that is a version or a number: a table row's first cell.
+_KEYED_ROW_RE = re.compile(r"^(v?\d[\w.]*)\s*:\s")
 
 
 def states_number(text: str) -> bool:
@@ -197,6 +209,7 @@ def _names(sentence: str, noun: str) -> list[str]:
         called = re.compile(rf"\s+(?:{noun}|function|method)s?\b", re.I)
         return (
             [m.group(0) for m in _CALLABLE_RE.finditer(sentence)]
+            + _dotted_names(sentence, noun)
             + [
                 m.group(0)
                 for m in _IDENTIFIER_RE.finditer(sentence)
@@ -222,6 +235,19 @@ def _names(sentence: str, noun: str) -> list[str]:
     ]
 
 
+def _dotted_names(sentence: str, noun: str) -> list[str]:
+    """Names written as a path with no call that answer which method (`client.connect`,
+    `console.error`), or which function when the last part is in camel case, as functions are
+    (`pino.stdTimeFunctions.unixTime`; `sys.path` is a variable)."""
+    found = [m.group(0) for m in _DOTTED_NAME_RE.finditer(sentence)]
+    return [
+        name
+        for name in found
+        if not _FILE_RE.search(name)
+        and (noun == "method" or re.search(r"[a-z][A-Z]", name.rsplit(".", 1)[-1]))
+    ]
+
+
 def fact_factor(kinds: frozenset[str], sentence: str, question: str) -> float:
     """How much a sentence's fit to the question's words is worth, given the facts it states.
 
@@ -231,6 +257,11 @@ def fact_factor(kinds: frozenset[str], sentence: str, question: str) -> float:
     """
     incidental = VERSION not in kinds and _RELEASE_NOTE_RE.search(sentence) is not None
     factor = 0.5 if incidental else 1.0
+    keyed = _KEYED_ROW_RE.match(sentence)
+    if keyed and _whole_in(keyed.group(1).casefold(), question.casefold()):
+        # The row of a table keyed by the version or number the question names (`9.x: …` for
+        # "the 9.x release line"): number-like keys are no words of the match, so say it here.
+        factor *= 2.0
     if not kinds:
         return factor
     stated = sum(states(kind, sentence, question) for kind in kinds)

@@ -91,6 +91,28 @@ _PAREN_HEAD_RE = re.compile(
 _PAREN_PARAMETER_RE = re.compile(
     rf"^(?P<name>[A-Za-z_$][\w.$]{{0,60}})\s+{_PAREN_TYPE}\s*:\s+(?P<rest>\S.*)$"
 )
+# A name with its type written plainly, as Markdown API pages head an option once their bold
+# and code marks are gone: `bodyTimeout number | null (optional)`, `url URL | string`,
+# `maxConcurrentStreams: number`, `expires Date|number (optional)`. The name is code (it
+# begins in lower case), the rest nothing but types.
+_PLAIN_TYPE = (
+    r"(?:[A-Z][\w.]*|string|number|boolean|bigint|symbol|null|undefined|object|function|any|"
+    r"unknown|void|never|\"[^\"\n]{1,20}\"|'[^'\n]{1,20}'|\d+)(?:<[^<>\n]{1,40}>)?(?:\[\])*"
+)
+_PLAIN_TYPED_HEAD_RE = re.compile(
+    rf"^(?P<name>[a-z_$][\w$]{{0,60}}):?\s+{_PLAIN_TYPE}(?:\s*[|&]\s*{_PLAIN_TYPE})*"
+    r"(?:\s*\((?:optional|required|deprecated)\))?$"
+)
+# A list item headed by a code name and a colon: `pino.stdTimeFunctions.unixTime: Seconds since
+# Unix epoch`, `maxRetries: Maximum number of retries.` (a dotted, camel-case or snake-case
+# name, its description in a capital).
+_CODE_LABEL_RE = re.compile(
+    r"^(?P<name>[a-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:[A-Z_][\w$]*)+):\s+"
+    r"(?P<rest>[A-Z].*)$"
+)
+# Bare links that open a piece (a list of references, `* https://…`, run into the paragraph
+# after it once flattened): not part of the sentence that follows them.
+_LEADING_URLS_RE = re.compile(r"^(?:<?https?://\S+>?\s+)+(?=[A-Z])")
 # A whole signature, however many parameters it lists: `name(...)` and nothing after it.
 _SIGNATURE_RE = re.compile(r"^@?[A-Za-z_$][\w.$]*\([^()]*(?:\([^()]*\)[^()]*)*\)$")
 # A parameter in a Sphinx field list: `cached_statements (int) – The number of statements…`.
@@ -329,11 +351,12 @@ def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
     for number, raw_piece in enumerate(pieces):
         if _FIELD_RE.match(raw_piece):
             reader.back_to_owner()
-        piece = _RETURNS_TYPE_RE.sub("", raw_piece).strip()
+        piece = _LEADING_URLS_RE.sub("", _RETURNS_TYPE_RE.sub("", raw_piece).strip())
         typed = (
             _NAME_WITH_TYPE_RE.match(piece)
             or _PARAMETER_RE.match(piece)
             or _PAREN_PARAMETER_RE.match(piece)
+            or _CODE_LABEL_RE.match(piece)
         )
         option = _option_label(piece)
         if typed and _is_head(f"{typed.group('name')} {{t}}"):
@@ -341,6 +364,9 @@ def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
             piece = typed.group("rest")
         elif option is not None:
             reader.enter(option, entry=True)
+            continue
+        elif plain := _PLAIN_TYPED_HEAD_RE.match(piece):
+            reader.parameter(plain.group("name"))
             continue
         elif _is_head(piece):
             reader.enter(_label_of(piece), entry=True)

@@ -274,7 +274,7 @@ def without_boilerplate(sentence: str) -> str | None:
     return sentence or None
 
 
-def prose_part(sentence: str) -> str | None:
+def prose_part(sentence: str, *, short_ok: bool = False) -> str | None:
     """The prose of a sentence that runs into code or out of it, when that part reads as one
     quotable sentence on its own; None otherwise.
 
@@ -286,11 +286,11 @@ def prose_part(sentence: str) -> str | None:
     example = _EXAMPLE_TAIL_RE.search(sentence)
     if example and not quotable(example.group("tail").strip(), short_ok=True):
         head = sentence[: example.start()].rstrip(" ,;:–—-") + "."
-        if quotable(head):
+        if quotable(head, short_ok=short_ok):
             return head
     for end in _LOWER_AFTER_STOP_RE.finditer(sentence):
         head = sentence[: end.start()]
-        if not _ABBREVIATION_END_RE.search(head) and quotable(head):
+        if not _ABBREVIATION_END_RE.search(head) and quotable(head, short_ok=short_ok):
             return head
     for start in _PROSE_AFTER_CODE_RE.finditer(sentence):
         tail = sentence[start.end() :]
@@ -317,7 +317,7 @@ _POINTER_LEAD_IN_RE = re.compile(
 _MIN_LEAD_IN_WORDS = 6
 
 
-def prose_parts(sentence: str) -> list[str]:
+def prose_parts(sentence: str, *, short_ok: bool = False) -> list[str]:
     """Every quotable sentence of prose inside a text that runs into code and out of it.
 
     `prose_part`'s choice comes first; then each piece between the code and the sentence ends
@@ -325,9 +325,11 @@ def prose_parts(sentence: str) -> list[str]:
     file if it exists. The append option …"): one that begins with a code name in lower case
     (`pino.destination is implemented on …`) too, and a statement that ends in a colon before
     its code example ("Since v6, consecutive parameters are not concatenated: js …"), with a
-    full stop. A colon that only points at the code ("… as follows:") says nothing.
+    full stop. A colon that only points at the code ("… as follows:") says nothing. With
+    `short_ok`, short sentences count too (an entry's "Parses all headers.", quoted under its
+    name).
     """
-    first = prose_part(sentence)
+    first = prose_part(sentence, short_ok=short_ok)
     found = [first] if first is not None else []
     starts = [0, *(m.end() for m in _PART_BOUNDARY_RE.finditer(sentence))]
     ends = [m.start() for m in _PART_BOUNDARY_RE.finditer(sentence)] + [len(sentence)]
@@ -341,7 +343,7 @@ def prose_parts(sentence: str) -> list[str]:
             piece = piece[:-1].rstrip() + "."
         first_word = piece.split(" ", 1)[0]
         checked = piece[:1].upper() + piece[1:] if is_code_name(first_word) else piece
-        if piece not in found and piece != sentence and quotable(checked):
+        if piece not in found and piece != sentence and quotable(checked, short_ok=short_ok):
             found.append(piece)
     return found
 
