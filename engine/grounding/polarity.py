@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import islice
 from typing import NamedTuple
 
 from engine.grounding.names import code_names
@@ -188,9 +189,10 @@ def main_part(clause: str) -> str:
     return plain if condition is None else plain[: condition.start()]
 
 
-def _following(text: str) -> list[str]:
-    """The words after a negation that could be what it bears on."""
-    return [w for w in _WORD.findall(text) if w.lower() not in _FILLER and not _is_code_name(w)]
+def _following(text: str, most: int = 3) -> list[str]:
+    """The first words after a negation that could be what it bears on."""
+    words = (w for w in _WORD.findall(text) if w.lower() not in _FILLER)
+    return list(islice((w for w in words if not _is_code_name(w)), most))
 
 
 def predicate(clause: str, words_of: Callable[[str], frozenset[str]]) -> Predicates:
