@@ -59,10 +59,15 @@ def evaluate_gate(
     domains = source_domains(cited)
     shortfalls: list[str] = []
     if len(records) < min_records:
-        shortfalls.append(f"{len(records)} evidence records, need {min_records}")
+        shortfalls.append(f"{_count(len(records), 'evidence record')}, need {min_records}")
     if len(cited) < min_records:
-        shortfalls.append(f"{len(cited)} records with sources, need {min_records}")
+        shortfalls.append(f"{_count(len(cited), 'record')} with sources, need {min_records}")
     if len(domains) < min_domains:
-        shortfalls.append(f"{len(domains)} distinct source domains, need {min_domains}")
+        shortfalls.append(f"{_count(len(domains), 'distinct source domain')}, need {min_domains}")
     reason = "; ".join(shortfalls) if shortfalls else None
     return GateResult(not shortfalls, reason, len(records), len(cited), domains)
+
+
+def _count(number: int, noun: str) -> str:
+    """ "1 record", "0 records": the noun agreeing with its count."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -99,7 +99,11 @@ async def supervisor(
     stop = budget_reached(_report_estimate(state))
     if stop is not None:
         # Kept, so research continued with a raised budget picks up this conversation.
-        update = {"supervisor_messages": new, **_final_gate(state, deps.settings)}
+        gate, verdict = _final_gate(state, deps.settings)
+        units = dict(state.get("research_units") or {})
+        skipped = state.get("skipped_units") or 0
+        emit(_progress(state, units, deps.settings, gate=gate, skipped=skipped))
+        update = {"supervisor_messages": new, **verdict}
         return Command(goto="__end__", update={**update, "budget_stop": stop})
     call = guarded_tool_call(
         deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry
@@ -175,9 +179,10 @@ def _budget_stop(
         )
         for item in turn.dispatch
     ]
-    update.update(_final_gate(state, settings), budget_stop=stop)
+    gate, verdict = _final_gate(state, settings)
+    update.update(verdict, budget_stop=stop)
     units = dict(state.get("research_units") or {})
-    emit(_progress(state, units, settings, gate=turn.gate, skipped=turn.skipped))
+    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped))
     return Command(goto="__end__", update=update)
 
 
@@ -211,14 +216,15 @@ def _after_turn(
     """Nothing dispatched: back to the supervisor, or the end of research."""
     update = turn.update()
     units = dict(state.get("research_units") or {})
-    emit(_progress(state, units, settings, gate=turn.gate, skipped=turn.skipped))
     no_moves = not turn.pending and turn.last is not None and bool(turn.last.tool_calls)
     cap_reached = turn.dispatched >= settings.max_researcher_iterations
-    if turn.finished or cap_reached or no_moves or _turns_exhausted(state, settings):
-        if not turn.finished:
-            update.update(_final_gate(state, settings))
-        return Command(goto="__end__", update=update)
-    return Command(goto="supervisor", update=update)
+    ending = turn.finished or cap_reached or no_moves or _turns_exhausted(state, settings)
+    gate = turn.gate
+    if ending and not turn.finished:
+        gate, verdict = _final_gate(state, settings)
+        update.update(verdict)
+    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped))
+    return Command(goto="__end__" if ending else "supervisor", update=update)
 
 
 def _collect_wave(
@@ -239,12 +245,14 @@ def _collect_wave(
             ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
         )
     skipped = state.get("skipped_units") or 0
-    emit(_progress(state, units, settings, gate=None, skipped=skipped))
     update = {"supervisor_messages": answers, "pending_dispatch": []}
     done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
     if done or _turns_exhausted(state, settings):
-        update.update(_final_gate(state, settings))
+        gate, verdict = _final_gate(state, settings)
+        update.update(verdict)
+        emit(_progress(state, units, settings, gate=gate, skipped=skipped))
         return Command(goto="__end__", update=update)
+    emit(_progress(state, units, settings, gate=None, skipped=skipped))
     return Command(goto="supervisor", update=update)
 
 
@@ -273,8 +281,11 @@ def _progress(
     )
 
 
-def _final_gate(state: SupervisorState, settings: Settings) -> dict[str, Any]:
-    """The gate's verdict on the ledger research ends with, said aloud when it fails."""
+def _final_gate(state: SupervisorState, settings: Settings) -> tuple[GateResult, dict[str, Any]]:
+    """The gate's verdict on the ledger research ends with, said aloud when it fails, and
+    the state update that records it. The caller reports the verdict in the pass's
+    `RuntimeProgress`, so every consumer has it as soon as research ends, not from the
+    report."""
     gate = evaluate_gate(
         ledger_records(state.get("evidence_ledger")),
         min_records=settings.min_evidence_records,
@@ -287,7 +298,7 @@ def _final_gate(state: SupervisorState, settings: Settings) -> dict[str, Any]:
                 detail=f"research stopped before the quality gate passed: {gate.reason}",
             )
         )
-    return {"gate_status": gate.status, "gate_reason": gate.reason}
+    return gate, {"gate_status": gate.status, "gate_reason": gate.reason}
 
 
 def _turns_exhausted(state: SupervisorState, settings: Settings) -> bool:

@@ -101,7 +101,7 @@ async def test_gate_rejects_then_passes_after_more_research(tmp_path: Path):
     rejected = next(p for p in progress_of(events) if p.quality_gate_status == "retry")
     assert rejected.quality_gate_reason == (
         "2 evidence records, need 4; 2 records with sources, need 4; "
-        "1 distinct source domains, need 3"
+        "1 distinct source domain, need 3"
     )
     assert rejected.min_evidence_records == 4 and rejected.min_source_domains == 3
     passed = progress_of(events)[-1]
@@ -304,3 +304,28 @@ async def test_a_supervisor_that_thinks_first_keeps_its_own_topics(tmp_path: Pat
     scenario = ThinkFirstSupervisor(wave=["gamma"])
     await run_approved(settings, scenario)
     assert scenario.researcher_runs == ["gamma"]
+
+
+async def test_research_that_ends_at_its_cap_reports_the_final_gate_verdict(tmp_path: Path):
+    """The verdict the report is written under arrives as typed progress when research ends,
+    not only as a phase detail: a consumer shows it without waiting for the report."""
+    settings = make_settings(tmp_path, max_researcher_iterations=3, min_evidence_records=50)
+    scenario = Scenario(wave=["alpha", "beta", "gamma", "delta"], second_wave=["epsilon"])
+    events = await run_approved(settings, scenario)
+    last = progress_of(events)[-1]
+    assert last.quality_gate_status == "retry"
+    assert last.quality_gate_reason is not None and "need 50" in last.quality_gate_reason
+    report_at = next(i for i, e in enumerate(events) if isinstance(e, ReportReady))
+    assert events.index(last) < report_at
+
+
+def test_the_gate_reason_counts_agree_with_their_nouns():
+    from engine.citations.evidence import EvidenceRecord
+    from engine.gate import evaluate_gate
+
+    one = EvidenceRecord(id="e1", claim="Alpha holds.", source_urls=["https://a.example/x"])
+    gate = evaluate_gate([one], min_records=2, min_domains=2)
+    assert gate.reason == (
+        "1 evidence record, need 2; 1 record with sources, need 2; 1 distinct source domain, need 2"
+    )
+    assert "0 evidence records" in (evaluate_gate([], min_records=1, min_domains=1).reason or "")
