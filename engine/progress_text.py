@@ -7,19 +7,24 @@ import re
 from engine.events import ModelCallProgress, ReportReviewed, UsageUpdated
 
 
-def describe_model_call(event: ModelCallProgress, *, short: bool = False) -> str | None:
+def describe_model_call(
+    event: ModelCallProgress, *, short: bool = False, compact: bool = False
+) -> str | None:
     """ "writer model (host:port): writing… 120 tokens, 35s"; None once the call is over.
 
-    `short` leaves out the endpoint, for a status line with little room.
+    `short` leaves out the endpoint, for a status line with little room; `compact` also the
+    words around the figures ("writer: 120 tokens, 35s"), for a narrow terminal.
     """
-    where = f"{event.role} model"
-    if event.endpoint and not short:
+    where = event.role if compact else f"{event.role} model"
+    if event.endpoint and not (short or compact):
         where += f" ({event.endpoint})"
     if event.state == "waiting":
-        return f"{where}: reading the prompt… {event.elapsed_seconds:.0f}s"
+        doing = "reading…" if compact else "reading the prompt…"
+        return f"{where}: {doing} {event.elapsed_seconds:.0f}s"
     if event.state == "generating":
         tokens = f"{event.output_tokens} token{'s' if event.output_tokens != 1 else ''}"
-        return f"{where}: writing… {tokens}, {event.elapsed_seconds:.0f}s"
+        doing = "" if compact else "writing… "
+        return f"{where}: {doing}{tokens}, {event.elapsed_seconds:.0f}s"
     if event.state == "retrying":
         return f"{where}: {event.detail}"
     return None

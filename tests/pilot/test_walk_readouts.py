@@ -72,7 +72,8 @@ async def test_the_gate_line_keeps_its_last_decision(tmp_path: Path) -> None:
         await ask(pilot)
         await press_and_settle(pilot, "y")
         line = header_text(app)
-        assert "needs more (need 2 more domains)" in line and "not checked" not in line, line
+        # Research is over: the rejection is final, research ended without passing it.
+        assert "not passed (need 2 more domains)" in line and "not checked" not in line, line
 
 
 async def test_a_finished_run_shows_no_model_call_still_going(tmp_path: Path) -> None:

@@ -37,14 +37,26 @@ def citation_marks(report: str) -> list[CitationMark]:
     """Every citation in reading order, each with the sentence around it."""
     body = body_of(report)
     marks: list[CitationMark] = []
+    previous_end = 0
     for match in MARKER.finditer(body):
         # A marker written after the full stop cites the sentence before it.
         end = len(body[: match.start()].rstrip().rstrip("."))
-        start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1)
-        context = " ".join(body[start : match.end()].split())
+        start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1, previous_end)
+        if start >= end:  # the marker follows another: both cite the same sentence
+            start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1)
+        context = " ".join(_after_headings(body[start : match.end()]).split())
+        previous_end = match.end()
         for number in match.group(1).split(","):
             marks.append(CitationMark(int(number), context))
     return marks
+
+
+def _after_headings(text: str) -> str:
+    """The sentence without the heading lines before it (`## Summary`)."""
+    lines = text.split("\n")
+    while len(lines) > 1 and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def link_citations(report: str) -> str:

@@ -32,11 +32,17 @@ class FitColumnsTable(DataTable[Any]):
     ]
 
     flex_column = ""
+    # The flexible column's narrowest width, and fixed columns that may narrow (key: their
+    # narrowest width) so that a narrow pane shows every column rather than scroll sideways.
+    min_flex_width = MIN_FLEX_WIDTH
+    shrinkable: ClassVar[dict[str, int]] = {}
 
     def add_fitted_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
         """Add (label, key, width) columns; the flexible column's width is a starting guess."""
+        self._nominal: dict[str, int] = {}
         for label, key, width in columns:
             self.add_column(label, key=key, width=width)
+            self._nominal[key] = width
         self.fit_columns()
 
     # DataTable measures every new or updated cell when it is idle, to size auto-width columns
@@ -60,14 +66,31 @@ class FitColumnsTable(DataTable[Any]):
         if flex is None or not self.size.width:
             return
         padding = 2 * self.cell_padding
-        fixed = sum(
-            column.width + padding for key, column in self.columns.items() if column is not flex
-        )
+        # The widths columns were added with: a narrowed column widens again with the pane.
+        nominal: dict[str, int] = getattr(self, "_nominal", {})
+        widths = {
+            str(column.key.value): nominal.get(str(column.key.value), column.width)
+            for column in self.columns.values()
+            if column is not flex
+        }
+        fixed = sum(width + padding for width in widths.values())
         # Room for a vertical scrollbar is always kept, so rows arriving never re-flow it.
         available = self.size.width - self.styles.scrollbar_size_vertical - fixed - padding
-        width = max(MIN_FLEX_WIDTH, available)
-        if width != flex.width:
-            flex.width = width
+        short = self.min_flex_width - available
+        for key, narrowest in self.shrinkable.items():
+            if short <= 0 or key not in widths:
+                continue
+            given = max(0, min(short, widths[key] - narrowest))
+            widths[key] -= given
+            available += given
+            short -= given
+        changed = False
+        for column in self.columns.values():
+            width = widths.get(str(column.key.value), max(self.min_flex_width, available))
+            if column.width != width:
+                column.width = width
+                changed = True
+        if changed:
             # DataTable has no public way to re-lay out after a width change: clear its
             # render caches and ask for the virtual size to be computed again.
             self._clear_caches()

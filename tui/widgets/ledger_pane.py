@@ -45,6 +45,10 @@ def record_domains(record: EvidenceRecord) -> list[str]:
 
 class LedgerTable(FitColumnsTable):
     flex_column = "claim"
+    # At 80 columns the four panes leave the table 38 cells: the claim and the domains give
+    # way so the unit and the confidence stay on screen (the line under the table has all).
+    min_flex_width = 12
+    shrinkable: ClassVar[dict[str, int]] = {"domains": 7}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Record", id="ledger.open"),
         Binding("s", "cycle_sort", "Sort", id="ledger.sort"),

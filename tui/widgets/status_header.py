@@ -19,9 +19,30 @@ if TYPE_CHECKING:
 _GATE_STYLE = {"pass": "bold green", "retry": "bold yellow", "none": "dim"}
 # Phases after research: a gate that never decided by then will not decide.
 _AFTER_RESEARCH = {"writing", "verifying", "done"}
-# What leaves a line too long for the terminal, first to last; the phase, the elapsed time and
-# the gate stay.
-_DROP_ORDER = ("name", "tokens", "model", "documents")
+# How a line too long for the terminal is made to fit, first to last: a segment given a
+# shorter form (`short`, then `shorter`) or left out (`drop`). The gate's short form leaves
+# out the reason, its shorter one the decision too (its counts stay). The phase and the
+# elapsed time always stay. A model call's line is live progress of a slow model: while one
+# runs it outranks the gate and the phase's detail; otherwise the gate's counts outrank the
+# phase's detail.
+_Step = tuple[str, str]
+_FIT_STEPS: tuple[_Step, ...] = (
+    ("drop", "name"),
+    ("drop", "tokens"),
+    ("short", "evidence"),
+    ("drop", "documents"),
+    ("short", "model"),
+)
+_FIT_WITH_MODEL: tuple[_Step, ...] = (
+    ("shorter", "evidence"),
+    ("drop", "evidence"),
+    ("short", "phase"),
+)
+_FIT_WITHOUT_MODEL: tuple[_Step, ...] = (
+    ("short", "phase"),
+    ("shorter", "evidence"),
+    ("drop", "evidence"),
+)
 
 
 class StatusHeader(Vertical):
@@ -40,6 +61,7 @@ class StatusHeader(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._phase = ""
+        self._phase_label = ""
         self._progress: RuntimeProgress | None = None
         # The supervisor's last report with a gate decision: a later pass that did not judge
         # the gate ("none") does not take the decision back.
@@ -50,6 +72,7 @@ class StatusHeader(Vertical):
         self._elapsed_final = False
         self._documents = ""
         self._model_call = ""
+        self._model_call_short = ""
         self._badge_ready = False
         # Records and domains in the ledger so far: the gate's counts between its reports.
         self._evidence: tuple[int, int] | None = None
@@ -64,6 +87,7 @@ class StatusHeader(Vertical):
 
     def show_phase(self, phase: str, detail: str = "") -> None:
         label = phase_label(phase)
+        self._phase_label = label
         self._phase = f"{label} · {detail}" if detail else label
         self._research_over = phase in _AFTER_RESEARCH
         self._render_line()
@@ -93,25 +117,31 @@ class StatusHeader(Vertical):
         self._documents = text
         self._render_line()
 
-    def show_model_call(self, text: str) -> None:
-        """What the model is doing on a long call ("writer model: writing… 120 tokens"), or ""."""
+    def show_model_call(self, text: str, short: str = "") -> None:
+        """What the model is doing on a long call ("writer model: writing… 120 tokens"), or "";
+        `short` says it in fewer cells, for a narrow terminal."""
         self._model_call = text
+        self._model_call_short = short if text else ""
         self._render_line()
 
     def show_offline(self, offline: bool) -> None:
-        if offline and not self._badge_ready:
-            from engine.events import OFFLINE_NOTICE
+        # Not `query_one`: the settings are read in a thread, and their answer may arrive
+        # while the app is closing and the badge is already gone.
+        for badge_line in self.query("#offline-badge").results(Static):
+            if offline and not self._badge_ready:
+                from engine.events import OFFLINE_NOTICE
 
-            badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
-            self.query_one("#offline-badge", Static).update(badge)
-            self._badge_ready = True
+                badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
+                badge_line.update(badge)
+                self._badge_ready = True
         self.set_class(offline, "-offline")
 
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
+        self._phase_label = ""
         self._gate, self._research_over = None, False
         self._evidence = None
-        self._model_call = ""
+        self._model_call = self._model_call_short = ""
         self._render_line()
 
     def status_text(self) -> Text:
@@ -119,19 +149,57 @@ class StatusHeader(Vertical):
         return Text("  ").join(text for _, text in self._segments())
 
     def fitted_text(self, width: int) -> Text:
-        """The line in `width` cells: the least needed facts go whole (the app's name, then
-        tokens, the model call, the documents index) rather than one being cut mid-word."""
+        """The line in `width` cells: the least needed facts are shortened or go whole (see
+        `_FIT_STEPS`) rather than one being cut mid-word."""
         segments = self._segments()
-        for drop in _DROP_ORDER:
-            line = Text("  ").join(text for _, text in segments)
-            if line.cell_len <= width:
-                return line
-            segments = [(name, text) for name, text in segments if name != drop]
-        return Text("  ").join(text for _, text in segments)
+        # Each shortening and the form it replaced, to undo where the room allows.
+        shortened: list[tuple[str, Text]] = []
+        steps = _FIT_STEPS + (_FIT_WITH_MODEL if self._model_call else _FIT_WITHOUT_MODEL)
+        for how, name in steps:
+            if _joined(segments).cell_len <= width:
+                break
+            if how == "drop":
+                segments = [(each, text) for each, text in segments if each != name]
+                continue
+            short = self._short_form(name, shorter=how == "shorter")
+            current = dict(segments).get(name)
+            if short is not None and current is not None:
+                segments = [(each, short if each == name else text) for each, text in segments]
+                shortened.append((name, current))
+        # A segment shortened before a later one went whole may fit longer again.
+        kept = {name for name, _ in segments}
+        for name, longer_text in reversed(shortened):
+            if name not in kept:
+                continue
+            longer = [(each, longer_text if each == name else text) for each, text in segments]
+            if _joined(longer).cell_len > width:
+                kept.discard(name)  # its longer forms fit no better
+                continue
+            segments = longer
+        return _joined(segments)
+
+    def _short_form(self, name: str, *, shorter: bool = False) -> Text | None:
+        if name == "evidence":
+            return self._evidence_text(with_reason=False, with_decision=not shorter)
+        if name == "model":
+            return self._model_text(self._model_call_short or self._model_call)
+        if name == "phase":
+            return self._phase_text(self._phase_label)
+        return None
+
+    @staticmethod
+    def _phase_text(phase: str) -> Text:
+        return Text.assemble(("phase ", "dim"), (phase or "idle", "bold"))
+
+    @staticmethod
+    def _model_text(text: str) -> Text:
+        return Text(one_line(text, 60), style="italic")
 
     def _segments(self) -> list[tuple[str, Text]]:
-        phase = Text.assemble(("phase ", "dim"), (self._phase or "idle", "bold"))
-        segments = [("name", Text("deepresearch", style="bold")), ("phase", phase)]
+        segments = [
+            ("name", Text("deepresearch", style="bold")),
+            ("phase", self._phase_text(self._phase)),
+        ]
         if self._elapsed is not None:
             # Beside the phase: at 80 columns the gate's counts would push the time off the line.
             elapsed = format_elapsed(self._elapsed, final=self._elapsed_final)
@@ -139,7 +207,7 @@ class StatusHeader(Vertical):
         if self._documents:
             segments.append(("documents", Text(self._documents, style="italic")))
         if self._model_call:
-            segments.append(("model", Text(one_line(self._model_call, 60), style="italic")))
+            segments.append(("model", self._model_text(self._model_call)))
         evidence = self._evidence_text()
         if evidence is not None:
             segments.append(("evidence", evidence))
@@ -147,7 +215,9 @@ class StatusHeader(Vertical):
             segments.append(("tokens", self._usage_text(self._usage)))
         return segments
 
-    def _evidence_text(self) -> Text | None:
+    def _evidence_text(
+        self, *, with_reason: bool = True, with_decision: bool = True
+    ) -> Text | None:
         """The gate's counts against its thresholds, or the ledger's counts before any gate."""
         progress = self._progress
         records, domains = self._evidence or (0, 0)
@@ -162,9 +232,11 @@ class StatusHeader(Vertical):
         text = Text.assemble(
             ("gate ", "dim"),
             f"{fraction(records, progress.min_evidence_records, 'record')}"
-            f" · {fraction(domains, progress.min_source_domains, 'domain')} · ",
+            f" · {fraction(domains, progress.min_source_domains, 'domain')}",
         )
-        text.append_text(self._gate_decision(records))
+        if with_decision:
+            text.append(" · ")
+            text.append_text(self._gate_decision(records, with_reason=with_reason))
         return text
 
     def forget_gate(self) -> None:
@@ -173,8 +245,9 @@ class StatusHeader(Vertical):
         self._research_over = False
         self._render_line()
 
-    def _gate_decision(self, records: int) -> Text:
-        """What the gate last decided, or why it never did."""
+    def _gate_decision(self, records: int, *, with_reason: bool = True) -> Text:
+        """What the gate last decided, or why it never did. A rejection reported once research
+        is over is final: research ended without passing it."""
         decided = self._gate
         if decided is None:
             if not self._research_over:
@@ -183,8 +256,9 @@ class StatusHeader(Vertical):
                 return Text("research ended with no evidence", style="bold yellow")
             return Text("not checked: research ended first", style="yellow")
         status = decided.quality_gate_status
-        text = Text(gate_status_label(status), style=_GATE_STYLE.get(status, ""))
-        if decided.quality_gate_reason:
+        label = "not passed" if status == "retry" and self._research_over else None
+        text = Text(label or gate_status_label(status), style=_GATE_STYLE.get(status, ""))
+        if decided.quality_gate_reason and with_reason:
             text.append(f" ({one_line(decided.quality_gate_reason, 60)})", style="italic")
         return text
 
@@ -210,3 +284,7 @@ class StatusHeader(Vertical):
             # Before the first layout there is no width yet: the whole line.
             width = line.size.width or 10_000
             line.update(self.fitted_text(width))
+
+
+def _joined(segments: list[tuple[str, Text]]) -> Text:
+    return Text("  ").join(text for _, text in segments)

@@ -27,6 +27,8 @@ _STATUS_STYLE = {
     "timed_out": "bold red",
     "skipped": "yellow",
     "cancelled": "yellow",
+    # The app's word for a unit of a run that ended without the engine closing it out.
+    "stopped": "yellow",
 }
 # The topic takes what the fixed columns leave; a failure reason leads the topic cell, so it
 # is visible at any width (Enter shows the unit's full detail).

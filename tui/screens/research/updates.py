@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from tui.screens.unit_detail import UnitDetailScreen
 
 _ENDED_PHASES = {"done", "cancelled", "failed", "stopped"}
+_UNFINISHED_UNITS = {"queued", "running"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
 _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
 
@@ -91,13 +92,23 @@ class EngineUpdates(ResearchScreenBase):
             self.header.show_phase("resuming")
             self.query_one(ReportPane).show_phase("resuming")
 
-    def _run_over(self) -> None:
-        """The run stopped (done, cancelled, failed): its clock stops, and no model call of
-        it is still going, whatever the last progress line said."""
+    def _run_over(self, units_end: str = "stopped") -> None:
+        """The run stopped (done, cancelled, failed): its clock stops, no model call of it is
+        still going, whatever the last progress line said, and no unit of it is still
+        running: one the engine never reported finished shows `units_end` (cancelled, or
+        stopped when the run ended some other way)."""
         self.header.show_model_call("")
         if self.view.started_at is not None and self.view.finished_at is None:
             self.view.finished_at = self.clock()
             self._tick()
+        unfinished = [u for u in self.view.units.values() if u.status in _UNFINISHED_UNITS]
+        if unfinished:
+            # A status of the app's, not the engine's: the unit's last report stays as it was.
+            ended = [u.model_copy(update={"status": units_end}) for u in unfinished]
+            for unit in ended:
+                self.view.units[unit.id] = unit
+            self.query_one(UnitsPane).table.show_units(ended)
+            self._refresh_unit_detail()
 
     @for_session_on_screen
     def on_phase_updated(self, message: PhaseUpdated) -> None:
@@ -113,7 +124,7 @@ class EngineUpdates(ResearchScreenBase):
         plan.show_phase(event.phase if event.phase in _PLANNING_PHASES else "")
         self.query_one(ReportPane).show_phase(event.phase)
         if event.phase in _ENDED_PHASES:
-            self._run_over()
+            self._run_over("cancelled" if event.phase == "cancelled" else "stopped")
 
     @for_session_on_screen
     def on_clarification_asked(self, message: ClarificationAsked) -> None:
@@ -213,7 +224,11 @@ class EngineUpdates(ResearchScreenBase):
     def on_model_call_updated(self, message: ModelCallUpdated) -> None:
         from engine.progress_text import describe_model_call
 
-        self.header.show_model_call(describe_model_call(message.event, short=True) or "")
+        event = message.event
+        self.header.show_model_call(
+            describe_model_call(event, short=True) or "",
+            describe_model_call(event, compact=True) or "",
+        )
 
     @for_session_on_screen
     def on_usage_changed(self, message: UsageChanged) -> None:
@@ -240,7 +255,7 @@ class EngineUpdates(ResearchScreenBase):
 
     @for_session_on_screen
     def on_run_ended(self, message: RunEnded) -> None:
-        self._run_over()
+        self._run_over("cancelled" if message.event.status == "cancelled" else "stopped")
         if message.event.status == "completed":
             # Whatever stopped it before (a cancel, a failure) was resumed and is over.
             self._set_resumable(False)
@@ -259,6 +274,10 @@ class EngineUpdates(ResearchScreenBase):
     @for_session_on_screen
     def on_engine_crashed(self, message: EngineCrashed) -> None:
         self.view.failure = message.reason
+        if self.view.started_at is not None and self.view.finished_at is None:
+            # A run of this app's raised: it is over. (A session that could not be opened
+            # to resume shows what was stored, as it was.)
+            self._run_over()
         self.query_one(RunNotice).show_failure(message.reason, resumable=True)
         self._set_resumable(True)
 
@@ -271,7 +290,8 @@ class EngineUpdates(ResearchScreenBase):
                 self.view.phase, self.view.phase_detail = "stopped", ""
                 self.header.show_phase("stopped")
                 self.query_one(ReportPane).show_phase("cancelled")
-                self._run_over()
+            # Units the engine had no time to close out were stopped with the worker.
+            self._run_over("cancelled")
             self._plan_review_cancelled()
             self._unzoom_plan()
             self.query_one(RunNotice).show_info(
