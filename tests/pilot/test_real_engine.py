@@ -102,6 +102,10 @@ def cell(table: DataTable[Any], row: int, column: str) -> str:
     return str(table.get_cell_at(table.get_cell_coordinate(table.ordered_rows[row].key, column)))
 
 
+def header_line(app: DeepResearchApp) -> str:
+    return app.research.query_one(StatusHeader).status_text().plain
+
+
 async def wait_until(pilot: Any, condition: Callable[[], bool], seconds: float = 300) -> None:
     deadline = asyncio.get_running_loop().time() + seconds
     while not condition():
@@ -116,24 +120,35 @@ async def test_question_to_verified_report_then_reopen_it(
     async with app.run_test(size=(120, 36)) as pilot:
         await ask(pilot, QUESTION)
         plan = app.screen.query_one(PlanPane)
-        assert plan.reviewing and plan.draft is not None
+        header = app.screen.query_one(StatusHeader)
+        # Settling is bounded, not a promise that every message was handled: on a loaded
+        # machine the screen may still be catching up. Each step waits for what it needs.
+        await wait_until(
+            pilot, lambda: plan.reviewing and "plan awaiting your review" in header_line(app)
+        )
+        assert plan.draft is not None
         tracks = plan.draft.plan.tracks
         assert len(tracks) >= 2
-        header = app.screen.query_one(StatusHeader)
         assert header.has_class("-offline")
-        assert "plan awaiting your review" in header.status_text().plain
 
         await press_and_settle(pilot, "y")
+        report_pane = app.screen.query_one(ReportPane)
+        ledger = app.screen.query_one(LedgerPane)
+        view = app.research.view
+        await wait_until(
+            pilot,
+            lambda: (
+                report_pane.report is not None
+                and "done" in header_line(app)
+                and ledger.query_one(DataTable).row_count == len(view.records)
+            ),
+        )
 
         units = app.screen.query_one(UnitsTable)
         assert units.row_count >= 1
         statuses = {cell(units, row, "status") for row in range(units.row_count)}
         assert statuses == {"completed"}, statuses
-        ledger = app.screen.query_one(LedgerPane)
-        view = app.research.view
         assert len(view.records) >= 3
-        assert ledger.query_one(DataTable).row_count == len(view.records)
-        report_pane = app.screen.query_one(ReportPane)
         report = report_pane.report
         assert report is not None and report.verification_status == "verified"
         assert report_pane.marks, "an offline report cites its sources"
@@ -145,8 +160,9 @@ async def test_question_to_verified_report_then_reopen_it(
 
         # A fresh session empties the panes; the sessions screen brings the report back.
         await press_and_settle(pilot, "ctrl+n")
-        assert report_pane.report is None
+        await wait_until(pilot, lambda: report_pane.report is None, 30)
         await press_and_settle(pilot, "f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen), 30)
         sessions = app.screen
         assert isinstance(sessions, SessionsScreen)
         await wait_until(pilot, lambda: bool(sessions.sessions), 30)
@@ -155,13 +171,20 @@ async def test_question_to_verified_report_then_reopen_it(
         table = sessions.query_one(DataTable)
         table.move_cursor(row=sessions.sessions.index(finished[0]))
         await press_and_settle(pilot, "enter")
-        assert not isinstance(app.screen, SessionsScreen)
-        reopened = app.screen.query_one(ReportPane).report
-        assert reopened is not None
         first_section = f"## {tracks[0].section}"
-        assert first_section in reopened.report
-        body = app.screen.query_one("#report-body", Markdown)
-        assert first_section in body.source
+
+        def reopened_whole() -> bool:
+            if isinstance(app.screen, SessionsScreen):
+                return False
+            reopened = app.screen.query_one(ReportPane).report
+            body = app.screen.query_one("#report-body", Markdown)
+            return (
+                reopened is not None
+                and first_section in reopened.report
+                and first_section in body.source
+            )
+
+        await wait_until(pilot, reopened_whole, 60)
         assert app.research.view.session_id == session_id
 
 

@@ -4,6 +4,8 @@ leaving a running session asks first, statuses and the elapsed time follow the l
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,21 @@ def story_log(approved: Event | None) -> list[Event]:
     return [*opening, *middle, *research]  # type: ignore[list-item]
 
 
+@asynccontextmanager
+async def reopened(
+    tmp_path: Path, log: list[Event], *, size: tuple[int, int] = (120, 36)
+) -> AsyncIterator[Any]:
+    """The app with `log` stored as the completed session s-0001, reopened from the sessions
+    screen (F2)."""
+    app, _ = make_app(
+        tmp_path, ScriptedDriver(full_story()), sessions=[saved("s-0001")], logs={"s-0001": log}
+    )
+    async with app.run_test(size=size) as pilot:
+        await press_and_settle(pilot, "f2")
+        await press_and_settle(pilot, "enter")
+        yield app
+
+
 def plan_text(app: Any) -> str:
     pane = app.screen.query_one(PlanPane)
     summary = str(pane.query_one("#plan-summary").render())
@@ -81,15 +98,7 @@ def plan_text(app: Any) -> str:
 
 async def test_reopened_session_shows_the_edited_plan_it_approved(tmp_path: Path) -> None:
     approved = PlanApproved(plan=edited_plan(), revision=1, edited=True)
-    app, _ = make_app(
-        tmp_path,
-        ScriptedDriver(full_story()),
-        sessions=[saved("s-0001")],
-        logs={"s-0001": story_log(approved)},
-    )
-    async with app.run_test(size=(120, 36)) as pilot:
-        await press_and_settle(pilot, "f2")
-        await press_and_settle(pilot, "enter")
+    async with reopened(tmp_path, story_log(approved)) as app:
         text = plan_text(app)
         assert "Loop internals, edited" in text
         assert "Event loop mechanics" not in text
@@ -99,15 +108,7 @@ async def test_reopened_session_shows_the_edited_plan_it_approved(tmp_path: Path
 
 
 async def test_an_old_log_without_plan_approval_still_reopens_approved(tmp_path: Path) -> None:
-    app, _ = make_app(
-        tmp_path,
-        ScriptedDriver(full_story()),
-        sessions=[saved("s-0001")],
-        logs={"s-0001": story_log(None)},
-    )
-    async with app.run_test(size=(120, 36)) as pilot:
-        await press_and_settle(pilot, "f2")
-        await press_and_settle(pilot, "enter")
+    async with reopened(tmp_path, story_log(None)) as app:
         text = plan_text(app)
         assert "Event loop mechanics" in text and "approved" in text
         assert "(edited)" not in text
@@ -241,12 +242,7 @@ async def test_resume_after_cancel_no_longer_says_cancelled(tmp_path: Path) -> N
 
 async def test_a_completed_session_reopened_shows_no_cancel_banner(tmp_path: Path) -> None:
     log = [*opening(), *research_running(), *cancelled_leg(), resumed(), *research_finished()]
-    app, _ = make_app(
-        tmp_path, ScriptedDriver(full_story()), sessions=[saved("s-0001")], logs={"s-0001": log}
-    )
-    async with app.run_test(size=(120, 36)) as pilot:
-        await press_and_settle(pilot, "f2")
-        await press_and_settle(pilot, "enter")
+    async with reopened(tmp_path, log) as app:
         assert "cancel" not in notice_text(app).lower()
         assert "done" in header_text(app)
         assert not app.research.view.resumable  # nothing to resume: it completed
