@@ -310,6 +310,12 @@ def conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> b
     return False
 
 
+def predicate_conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> bool:
+    """True when a claim clause negates a predicate a source clause saying much of it affirms,
+    or the reverse (without comparing the clauses whole)."""
+    return any(_predicate_conflict(claim, source_clauses) for claim in claim_clauses)
+
+
 def _predicate_conflict(claim: Clause, sources: Sequence[Clause]) -> bool:
     """The claim clause's main part negates a predicate that a source clause saying much of it
     affirms in its main part, or the reverse, and no such source clause says it as the claim

@@ -178,8 +178,15 @@ def _roles(passage_text: str) -> Roles:
 def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
     # A claim that is one short clause ("the cache is not threadsafe") is still checked.
     words_of = stemmed_words
-    claim_clauses = polarity.clauses(text, words_of) or polarity.clauses(text, words_of, 2)
-    if polarity.conflict(claim_clauses, [c for passage in passages for c in passage.clauses]):
+    long_clauses = polarity.clauses(text, words_of)
+    short_clauses = polarity.clauses(text, words_of, 2)
+    sources = [c for passage in passages for c in passage.clauses]
+    if polarity.conflict(long_clauses or short_clauses, sources):
+        return True
+    # A short clause beside longer ones ("It is thread-safe, allowing …") is checked for the
+    # word it negates or affirms alone: matching it whole against a source clause is too loose.
+    beside = [clause for clause in short_clauses if clause not in long_clauses]
+    if long_clauses and polarity.predicate_conflict(beside, sources):
         return True
     chosen = polarity.alternatives(text, words_of)
     return bool(chosen) and polarity.alternatives_swapped(
