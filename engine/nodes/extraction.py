@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
+from engine.config import Settings
 from engine.grounding.confidence import evidence_confidence
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
@@ -179,4 +180,19 @@ def findings_from_messages(
         raw_notes=raw_notes_from(messages),
         records=records,
         tool_call_count=count_tool_calls(messages),
+    )
+
+
+def unit_findings(
+    messages: Sequence[BaseMessage], registry: SourceRegistry, unit_id: str, settings: Settings
+) -> ResearcherFindings:
+    """`findings_from_messages` within the evidence and notes caps the settings give."""
+    return findings_from_messages(
+        messages,
+        registry,
+        unit_id=unit_id,
+        max_claims=settings.max_evidence_claims_per_research_unit,
+        max_sources_per_claim=settings.max_source_urls_per_claim,
+        max_bullets=settings.supervisor_notes_max_bullets,
+        word_budget=settings.supervisor_notes_word_budget,
     )

@@ -16,8 +16,22 @@ from engine.citations.registry import SourceRegistry
 from engine.emit import emit
 from engine.events import EvidenceAdded, PhaseChanged, ResearchUnitSummary, ResearchUnitUpdated
 from engine.nodes.deps import EngineDeps, deps_of
-from engine.nodes.extraction import findings_from_messages
+from engine.nodes.extraction import unit_findings
 from engine.state import ResearchState
+
+FAILURE_REASON = "research unit execution failed"
+
+
+def _unit_ended(running: ResearchUnitSummary, finished: float, status: str, **details: Any) -> None:
+    """Announce the quick unit's end: its status, when, how long it took, and what it did."""
+    started = finished if running.started_at is None else running.started_at
+    update = {
+        "status": status,
+        "finished_at": finished,
+        "duration_seconds": round(finished - started, 3),
+        **details,
+    }
+    emit(ResearchUnitUpdated(unit=running.model_copy(update=update)))
 
 
 async def quick_research(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
@@ -41,39 +55,18 @@ async def quick_research(state: ResearchState, runtime: Runtime[EngineDeps]) -> 
     try:
         result = await shallow.ainvoke({"messages": [HumanMessage(content=question)]})
     except Exception:
-        finished = deps.clock()
-        failed = running.model_copy(
-            update={
-                "status": "failed",
-                "finished_at": finished,
-                "duration_seconds": round(finished - started, 3),
-                "failure_reason": "research unit execution failed",
-            }
-        )
-        emit(ResearchUnitUpdated(unit=failed))
+        _unit_ended(running, deps.clock(), "failed", failure_reason=FAILURE_REASON)
         raise
-    findings = findings_from_messages(
-        cast(Any, result).get("messages", []),
-        registry,
-        unit_id=unit_id,
-        max_claims=settings.max_evidence_claims_per_research_unit,
-        max_sources_per_claim=settings.max_source_urls_per_claim,
-        max_bullets=settings.supervisor_notes_max_bullets,
-        word_budget=settings.supervisor_notes_word_budget,
-    )
+    findings = unit_findings(cast(Any, result).get("messages", []), registry, unit_id, settings)
     for record in findings.records:
         emit(EvidenceAdded(record=record))
-    finished = deps.clock()
-    completed = running.model_copy(
-        update={
-            "status": "completed",
-            "finished_at": finished,
-            "duration_seconds": round(finished - started, 3),
-            "tool_call_count": findings.tool_call_count,
-            "evidence_count": len(findings.records),
-        }
+    _unit_ended(
+        running,
+        deps.clock(),
+        "completed",
+        tool_call_count=findings.tool_call_count,
+        evidence_count=len(findings.records),
     )
-    emit(ResearchUnitUpdated(unit=completed))
     ledger = [*(state.get("evidence_ledger") or [])]
     ledger += [record.model_dump(mode="json") for record in findings.records]
     return {

@@ -30,7 +30,7 @@ from engine.logs import get_logger
 from engine.middleware.guarded import researcher_middleware
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
-from engine.nodes.extraction import findings_from_messages
+from engine.nodes.extraction import unit_findings
 from engine.nodes.failures import sanitize_unit_failure
 from engine.nodes.researcher_harness import (
     hidden_harness_tools,
@@ -187,15 +187,7 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
         )
     finally:
         _UNIT_TOOLS.reset(token)
-    findings = findings_from_messages(
-        result.get("messages", []),
-        registry,
-        unit_id=unit_id,
-        max_claims=settings.max_evidence_claims_per_research_unit,
-        max_sources_per_claim=settings.max_source_urls_per_claim,
-        max_bullets=settings.supervisor_notes_max_bullets,
-        word_budget=settings.supervisor_notes_word_budget,
-    )
+    findings = unit_findings(result.get("messages", []), registry, unit_id, settings)
     return UnitOutcome(
         unit_id,
         topic,
