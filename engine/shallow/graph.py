@@ -234,16 +234,17 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
     if looks_like_tool_call(text):
         return reply.model_copy(update={"content": EMPTY_ANSWER})
     catalog = catalog_of(messages)
+    question = _question_of(messages)
     own = without_echo(text, catalog)
     if not own.strip():
         # What the results say is still retrieved text: quoted, it answers more than a dump.
-        quoted = quoted_findings(_question_of(messages), catalog, QUOTED_SENTENCES)
+        quoted = quoted_findings(question, catalog, QUOTED_SENTENCES)
         own = f"{QUOTED_INSTEAD}\n\n{quoted}" if quoted else COPIED_ANSWER
     body = body_of(own)
     checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
     cited = corroborate(attribute_uncited(checked, catalog), catalog)
-    cited = _with_quotes_if_uncited(cited, _question_of(messages), catalog)
-    cited = related_quote(cited, _question_of(messages), catalog)
+    cited = _with_quotes_if_uncited(cited, question, catalog)
+    cited = related_quote(cited, question, catalog)
     completed = complete_references(cited, catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
 
