@@ -198,6 +198,10 @@ def _merge_continuation(
         return None
     first, _, entry = items[back]
     text = "\n".join(lines[first : index + 1])
+    if entry is not None and entry.line != lines[first]:
+        # The last of several entries run together on one line: only that piece continues,
+        # the pieces before it are entries of their own.
+        text = "\n".join([entry.line, *lines[first + 1 : index + 1]])
     if entry is not None:
         if entry.locator is not None:
             return None

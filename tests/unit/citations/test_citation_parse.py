@@ -158,3 +158,10 @@ def test_footnote_definitions_count_anywhere_and_headless_lists_are_found() -> N
 )
 def test_find_tool_markup(text: str, cut: int | None) -> None:
     assert find_tool_markup(text) == cut
+
+
+def test_a_url_line_completes_only_the_last_entry_of_a_run_together_line() -> None:
+    report = "## Sources\n[1] A https://x.org/a [2] B\nhttps://x.org/b\n"
+    entries = parse_report(report).entries
+    assert [(e.number, e.url) for e in entries] == [(1, "https://x.org/a"), (2, "https://x.org/b")]
+    assert [e.line for e in entries] == ["[1] A https://x.org/a", "[2] B\nhttps://x.org/b"]
