@@ -16,16 +16,28 @@ import re
 
 from engine.sourcing.source_numbers import SourceCatalog, body_of
 
-_HEADER = re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$")
+_HEADER = re.compile(r"^\s*\[(\d+(?:\s*[,\u2013-]\s*\d+)*)\]\s+(.+?)\s*$")
+
+# Text under a header that is this long and found word for word in a retrieved passage was
+# copied from it; a short line could be a quote the answer makes on purpose.
+MIN_COPIED_CHARS = 60
 
 
 def _folded(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _is_result_header(line: str, titles: set[str]) -> bool:
-    header = _HEADER.match(line)
-    return header is not None and _folded(header.group(2)) in titles
+def _is_copied_result(lines: list[str], titles: set[str], passages: list[str]) -> bool:
+    """The paragraph is a search result as the search showed it: its header names a result's
+    title, or (a header for several results, `[1, 2] Title…`, its title mixed up) the text
+    under it is a retrieved passage copied word for word."""
+    header = _HEADER.match(lines[0])
+    if header is None:
+        return False
+    if _folded(header.group(2)) in titles:
+        return True
+    copied = _folded(" ".join(lines[1:]))
+    return len(copied) >= MIN_COPIED_CHARS and any(copied in passage for passage in passages)
 
 
 # A paragraph cut short by the reply's token cap is still the paragraph written before it.
@@ -47,12 +59,13 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     body = body_of(answer)
     tail = answer[len(body) :]
     titles = {_folded(title) for title, _locator in catalog.entries.values()}
+    passages = [_folded(passage) for passage in catalog.passages.values()]
     kept: list[str] = []
     seen: set[str] = set()
     paragraphs = re.split(r"\n[ \t]*\n", body)
     for paragraph in paragraphs:
         lines = paragraph.strip("\n").split("\n")
-        if titles and _is_result_header(lines[0], titles):
+        if titles and _is_copied_result(lines, titles, passages):
             continue
         folded = _folded(paragraph)
         if folded and _written_before(folded, seen):

@@ -48,6 +48,25 @@ def test_two_paragraphs_opening_alike_are_both_kept() -> None:
     assert without_echo(answer, _catalog()) == answer
 
 
+def test_a_result_block_headed_for_two_results_with_their_titles_mixed_is_dropped() -> None:
+    # Seen on the local model: `[1, 2]` and half of each title, then a passage word for word.
+    catalog = _catalog()
+    catalog.passages[2] = QUEUE_PAGE + " Queue.qsize() returns the approximate size of the queue."
+    mixed = "json — JSON encoder and decoder — Queue Objects"
+    copied = f"{ANSWER}\n\n[1, 2] {mixed}\n{QUEUE_PAGE}\nQueue.qsize() returns the approximate"
+
+    assert without_echo(copied, catalog) == ANSWER + "\n"
+
+
+def test_a_header_for_several_results_over_the_answers_own_words_stays() -> None:
+    catalog = _catalog()
+    catalog.passages[2] = QUEUE_PAGE
+    own = "[1, 2] Both pages agree\nThe encoder escapes every non-ASCII character unless told so."
+    answer = f"{ANSWER}\n\n{own}"
+
+    assert without_echo(answer, catalog) == answer
+
+
 def test_the_references_section_stays() -> None:
     references = f"## References\n[1] {JSON_TITLE} — json.html\n"
     copied = f"{ANSWER}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PASSAGE}\n\n{references}"
