@@ -25,8 +25,10 @@ from engine.grounding.claims import (
     sentences,
     without_markers,
 )
+from engine.grounding.names import code_names
 from engine.grounding.score import ClaimScore, score_claim
 from engine.sourcing.attribution import cite_sentence, content_words
+from engine.sourcing.corroboration import names_every
 from engine.terminal_text import terminal_safe
 
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
@@ -102,10 +104,19 @@ def _uncited_claim(
     sentence: Sentence, sources: Mapping[int, str], registry: SourceRegistry
 ) -> ClaimSupport:
     """An uncited statement, scored against each of the report's sources: cited to the one
-    that supports it, else unsupported."""
+    that supports it, else unsupported.
+
+    A source that never names what the sentence names (`FileHandler`, `wait_for`) is not
+    offered: citing it would be the engine inventing a citation, as when "FileHandler writes
+    log messages to a file" shares its other words with an SSL page's key-log file.
+    """
+    names = code_names(sentence.text)
     best: tuple[int, ClaimScore] | None = None
     for number, locator in sources.items():
-        verdict = score_claim(sentence.text, registry.related_passages(locator))
+        passages = registry.related_passages(locator)
+        if names and not names_every(names, " ".join(passages)):
+            continue
+        verdict = score_claim(sentence.text, passages)
         if best is None or (_RANK[verdict.status], verdict.score) > (
             _RANK[best[1].status],
             best[1].score,

@@ -211,6 +211,33 @@ def test_an_uncited_statement_is_cited_to_the_source_that_states_it_or_goes() ->
     assert off.report == report
 
 
+def test_an_uncited_statement_is_never_cited_to_a_page_that_does_not_name_its_subject() -> None:
+    # Seen on the local model: "FileHandler: Writes log messages to a file." was cited to an
+    # SSL page whose key-log sentence shares the rest of its words.
+    registry = SourceRegistry()
+    registry.add_document(
+        "ssl.html", "ssl", "keylog_filename: writes log messages of TLS keys to a file."
+    )
+    registry.add_document(
+        "logging.html", "logging", "FileHandler sends logging output to a disk file."
+    )
+    report = (
+        "## Handlers\n\n- **StreamHandler**: Writes log messages to a file.\n"
+        "- **FileHandler**: Writes logging output to a disk file.\n\n"
+        "## Sources\n[1] ssl — ssl.html\n[2] logging — logging.html\n"
+    )
+    grounded = ground_report(
+        report,
+        original=report,
+        sources={1: "ssl.html", 2: "logging.html"},
+        registry=registry,
+        mode="strict",
+    )
+    assert "StreamHandler" not in grounded.report
+    assert "**FileHandler**: Writes logging output to a disk file [2]." in grounded.report
+    assert [claim.reason for claim in grounded.removed] == [UNCITED]
+
+
 def test_an_answer_left_with_nothing_says_so() -> None:
     report = (
         "# Answer\n\nThe 1998 final was won by Brazil in Paris after extra time.\n\n"
