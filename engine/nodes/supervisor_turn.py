@@ -133,11 +133,22 @@ def answer_calls(turn: Turn, settings: Settings) -> None:
             )
 
 
+NOT_A_TOPIC = (
+    "Error: research_topic must be the topic itself, written as text (one or two sentences); "
+    "you sent a {kind}. Call ConductResearch again with the topic."
+)
+
+
 def _queue_research(turn: Turn, call: dict[str, Any], settings: Settings) -> None:
     """One ConductResearch call: queued as a unit, or answered with why it was not."""
-    topic = str(call.get("args", {}).get("research_topic", "")).strip()
+    given = call.get("args", {}).get("research_topic", "")
+    topic = given.strip() if isinstance(given, str) else ""
     budget_left = settings.max_researcher_iterations - turn.dispatched - len(turn.dispatch)
-    if not topic:
+    if not isinstance(given, str):
+        # A small model sends the parameter's schema (`{"type": "string", "description": …}`)
+        # as its value; researched as written, that is minutes spent on no topic at all.
+        turn.answers.append(tool_answer(call, NOT_A_TOPIC.format(kind=type(given).__name__)))
+    elif not topic:
         turn.answers.append(tool_answer(call, "Error: research_topic is empty."))
     elif len(turn.dispatch) >= settings.max_concurrent_research_units:
         turn.skipped += 1

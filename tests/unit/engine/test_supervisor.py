@@ -194,6 +194,36 @@ async def test_a_supervisor_whose_every_call_fails_gets_the_plan_researched(tmp_
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
 
+class SchemaEchoSupervisor(Scenario):
+    """A 1.5B model's supervisor: the topic's schema sent as the topic."""
+
+    answers: list[str]
+
+    def supervise(self, messages):
+        from langchain_core.messages import ToolMessage
+
+        from tests.helpers.scripted_model import tool_call_message
+
+        self.supervisor_calls += 1
+        self.answers = [str(m.content) for m in messages if isinstance(m, ToolMessage)]
+        schema = {"description": "The topic to research, in detail.", "type": "string"}
+        return tool_call_message("ConductResearch", {"research_topic": schema})
+
+
+async def test_a_topic_sent_as_its_schema_is_refused_with_a_reason_the_model_can_act_on(
+    tmp_path: Path,
+):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = SchemaEchoSupervisor(tracks=3)
+    events = await run_approved(settings, scenario)
+    # No unit researched the schema; the plan's tracks were researched instead.
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    assert any("must be the topic itself" in answer for answer in scenario.answers)
+    units = final_units(events).values()
+    assert not any("description" in unit.topic for unit in units)
+    assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
+
+
 async def test_the_plan_is_dispatched_only_when_nothing_was(tmp_path: Path):
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     scenario = Scenario(wave=["gamma"])
