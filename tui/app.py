@@ -31,9 +31,13 @@ if TYPE_CHECKING:
 class DeepResearchApp(App[int]):
     TITLE = "deepresearch"
     # The default screen is installed without loading its own CSS_PATH, so the app loads it.
+    # The detail windows' (citation, unit, record, audit) load here too, though their code loads
+    # when first opened: a screen's own stylesheet, read as it opens, restyles every widget
+    # of the app, the report's included, which made the first Enter on a citation lag.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         Path(__file__).with_name("app.tcss"),
         Path(__file__).parent / "screens" / "research" / "research.tcss",
+        Path(__file__).parent / "screens" / "detail.tcss",
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="app.help"),
