@@ -4,6 +4,10 @@ DataTable columns are either measured from their contents (slow for big tables, 
 than a pane) or fixed. Here every column is fixed, and on each resize the flexible one is given
 what is left of the pane, so the table never scrolls sideways at the sizes the app supports
 and no cell is ever measured to lay the table out.
+
+A table that opts in (`tighten`) sets its columns one blank apart instead of two when the
+flexible column would otherwise get less than `MIN_FLEX_WIDTH`: every column stays on screen in
+a half-width pane at 80 columns, and the flexible one keeps a few more characters.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.padding import Padding
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -21,8 +27,29 @@ from textual.widgets.data_table import CellKey, RowKey
 MIN_FLEX_WIDTH = 16
 
 
+class FlexCell:
+    """A cell of the flexible column. While the table is tight, the blank that separates the
+    column from the next is the cell's own last character (there is no cell padding then)."""
+
+    def __init__(self, content: RenderableType, table: FitColumnsTable) -> None:
+        self.content = content
+        self.table = table
+
+    def __str__(self) -> str:
+        return str(self.content)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Padding(self.content, (0, 1, 0, 0)) if self.table.tight else self.content
+
+
 class FitColumnsTable(DataTable[Any]):
     """A DataTable with fixed-width columns plus one flexible column (`flex_column`)."""
+
+    DEFAULT_CSS = """
+    FitColumnsTable.-tight {
+        padding-left: 1;
+    }
+    """
 
     # These tables move a row cursor and fit their width: Home and End go to the first and
     # last row (DataTable's own Home/End scroll sideways, which moves nothing here).
@@ -36,10 +63,17 @@ class FitColumnsTable(DataTable[Any]):
     # narrowest width) so that a narrow pane shows every column rather than scroll sideways.
     min_flex_width = MIN_FLEX_WIDTH
     shrinkable: ClassVar[dict[str, int]] = {}
+    # Set columns one blank apart when the flexible column would get less than MIN_FLEX_WIDTH
+    # (its cells then go through `flex_cell`); `min_flex_width` is its narrowest width then.
+    tighten = False
+    # Whether the columns stand one blank apart now (no cell padding; the table's left margin,
+    # class `-tight`, stands in for the first column's).
+    tight = False
 
     def add_fitted_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
         """Add (label, key, width) columns; the flexible column's width is a starting guess."""
         self._nominal: dict[str, int] = {}
+        self._padding = self.cell_padding  # what a tight layout gives back when it ends
         for label, key, width in columns:
             self.add_column(label, key=key, width=width)
             self._nominal[key] = width
@@ -61,30 +95,33 @@ class FitColumnsTable(DataTable[Any]):
     def on_resize(self, _: events.Resize) -> None:
         self.fit_columns()
 
+    def flex_cell(self, content: RenderableType) -> FlexCell:
+        """`content` as a cell of the flexible column of a table that may tighten."""
+        return FlexCell(content, self)
+
     def fit_columns(self) -> None:
         flex = self.columns.get(self.flex_column)  # type: ignore[call-overload]
         if flex is None or not self.size.width:
             return
-        padding = 2 * self.cell_padding
-        # The widths columns were added with: a narrowed column widens again with the pane.
-        nominal: dict[str, int] = getattr(self, "_nominal", {})
-        widths = {
-            str(column.key.value): nominal.get(str(column.key.value), column.width)
-            for column in self.columns.values()
-            if column is not flex
-        }
-        fixed = sum(width + padding for width in widths.values())
-        # Room for a vertical scrollbar is always kept, so rows arriving never re-flow it.
-        available = self.size.width - self.styles.scrollbar_size_vertical - fixed - padding
-        short = self.min_flex_width - available
-        for key, narrowest in self.shrinkable.items():
-            if short <= 0 or key not in widths:
-                continue
-            given = max(0, min(short, widths[key] - narrowest))
-            widths[key] -= given
-            available += given
-            short -= given
-        changed = False
+        # The width the columns share: the table's, without the tight layout's left margin,
+        # less room for a vertical scrollbar, always kept so rows arriving never re-flow it.
+        room = self.size.width - self.styles.scrollbar_size_vertical
+        if self.tight:
+            room += self.styles.padding.left
+        widths, available = self._fitted_widths(flex, room, gap=2 * self._padding)
+        tight = self.tighten and available < MIN_FLEX_WIDTH
+        if tight:
+            # One blank after each column but the last (the scrollbar's room follows it); the
+            # flexible column's cells leave their own (`FlexCell`), within its width.
+            widths, available = self._fitted_widths(flex, room - 1, gap=0)
+            last = str(list(self.columns)[-1].value)
+            widths = {key: width + (key != last) for key, width in widths.items()}
+            available -= len(widths) - (last in widths)
+        changed = tight != self.tight
+        if changed:
+            self.tight = tight
+            self.set_class(tight, "-tight")
+            self.cell_padding = 0 if tight else self._padding
         for column in self.columns.values():
             width = widths.get(str(column.key.value), max(self.min_flex_width, available))
             if column.width != width:
@@ -96,3 +133,25 @@ class FitColumnsTable(DataTable[Any]):
             self._clear_caches()
             self._require_update_dimensions = True
             self.refresh()
+
+    def _fitted_widths(self, flex: Any, room: int, *, gap: int) -> tuple[dict[str, int], int]:
+        """The fixed columns' widths, and what they leave the flexible one, with `gap` blanks
+        around each column: shrinkable columns narrow while it would get less than
+        `min_flex_width`."""
+        # The widths columns were added with: a narrowed column widens again with the pane.
+        nominal: dict[str, int] = getattr(self, "_nominal", {})
+        widths = {
+            str(column.key.value): nominal.get(str(column.key.value), column.width)
+            for column in self.columns.values()
+            if column is not flex
+        }
+        available = room - sum(width + gap for width in widths.values()) - gap
+        short = self.min_flex_width - available
+        for key, narrowest in self.shrinkable.items():
+            if short <= 0 or key not in widths:
+                continue
+            given = max(0, min(short, widths[key] - narrowest))
+            widths[key] -= given
+            available += given
+            short -= given
+        return widths, available

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from tui.view.track_fields import EditResult, TrackFields
+from tui.widgets.hanging_lines import HangingLines
 from tui.widgets.track_editor import TrackEditor
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class PlanPane(Vertical, can_focus=True):
         self.approved_edited = False
         self.cursor = 0
         self._editor: TrackEditor | None = None
-        self._track_widgets: list[Static] = []
+        self._track_widgets: list[HangingLines] = []
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
@@ -179,18 +180,17 @@ class PlanPane(Vertical, can_focus=True):
         self._track_widgets = []
         for index, track in enumerate(plan.tracks):
             selected = self.reviewing and index == self.cursor
-            body = Text.assemble(
-                ("▶ " if selected else "  "),
-                (f"{index + 1}. {track.title}", "bold"),
-                "\n   ",
-                ("section ", "dim"),
-                track.section,
-                "\n   ",
-                ("queries ", "dim"),
-                " | ".join(track.queries),
-            )
+            # Each field wraps under its own text (a hanging indent), not at the left edge.
+            lines = [
+                (
+                    Text.assemble(("▶ " if selected else "  "), (f"{index + 1}. ", "bold")),
+                    Text(track.title, style="bold"),
+                ),
+                (Text.assemble("   ", ("section ", "dim")), Text(track.section)),
+                (Text.assemble("   ", ("queries ", "dim")), Text(" | ".join(track.queries))),
+            ]
             self._track_widgets.append(
-                Static(body, classes="track -selected" if selected else "track")
+                HangingLines(lines, classes="track -selected" if selected else "track")
             )
         with self.app.batch_update():
             container.remove_children()

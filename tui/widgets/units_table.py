@@ -31,7 +31,8 @@ _STATUS_STYLE = {
     "stopped": "yellow",
 }
 # The topic takes what the fixed columns leave; a failure reason leads the topic cell, so it
-# is visible at any width (Enter shows the unit's full detail).
+# is visible at any width (the line under the table and Enter show the unit in full). In a
+# half-width pane at 80 columns the columns stand one blank apart and the topic gets a word.
 _COLUMNS = (
     ("Topic", "topic", 24),
     ("Status", "status", 9),
@@ -53,6 +54,8 @@ class UnitsTable(FitColumnsTable):
     """Rows keyed by unit id, updated in place as the engine reports each unit."""
 
     flex_column = "topic"
+    tighten = True
+    min_flex_width = 8
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Unit details", id="units.open")
     ]
@@ -70,7 +73,7 @@ class UnitsTable(FitColumnsTable):
 
     @staticmethod
     def cells(unit: ResearchUnitSummary) -> tuple[Text | str, ...]:
-        topic = Text()
+        topic = Text(overflow="ellipsis")
         if unit.failure_reason:
             topic.append(one_line(unit.failure_reason, 80), style="red")
             topic.append(" · ", style="dim")
@@ -114,10 +117,12 @@ class UnitsTable(FitColumnsTable):
         if shown == plain:
             return
         self._shown[unit.id] = plain
+        topic, *figures = cells
+        values = (self.flex_cell(topic), *figures)
         if shown is None:
-            self.add_row(*cells, key=unit.id)
+            self.add_row(*values, key=unit.id)
             return
-        for column, value, before, now in zip(_KEYS, cells, shown, plain, strict=True):
+        for column, value, before, now in zip(_KEYS, values, shown, plain, strict=True):
             if before != now:
                 self.update_cell(unit.id, column, value)
         if unit.id == table_cursor_key(self):
