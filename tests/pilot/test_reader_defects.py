@@ -336,7 +336,7 @@ async def test_no_internal_labels_on_screen(tmp_path: Path) -> None:
         assert "_" not in status
         await press_and_settle(pilot, "f2")
         table = app.screen.query_one("#sessions-table")
-        assert "plan awaiting review" in str(table.get_row_at(0)[2])  # type: ignore[attr-defined]
+        assert "plan review" in str(table.get_row_at(0)[2])  # type: ignore[attr-defined]
 
 
 # ---- 14: export asks where and says it; copy says whether it worked --------------------

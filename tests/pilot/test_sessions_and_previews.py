@@ -13,6 +13,7 @@ from tests.pilot.conftest import make_app
 from tests.pilot.fakes import SESSION_ID, ScriptedDriver, full_story, record, settle, unit
 from tests.pilot.steps import ask, press_and_settle
 from tests.pilot.test_reader_defects import finished_session_log, footer_keys
+from tui.presentation.labels import SESSION_STATUSES, session_status_word
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.help import HelpScreen
 from tui.screens.record_detail import RecordDetailScreen
@@ -237,7 +238,8 @@ async def test_sessions_preview_shows_the_whole_question(tmp_path: Path) -> None
         table = sessions.query_one(DataTable)
         assert table.virtual_size.width <= table.size.width
         assert str(table.get_cell("half-1", "status")) == "interrupted"
-        assert table.columns["status"].width >= len("waiting for your answer")  # type: ignore[index]
+        longest = max(len(session_status_word(status)) for status in SESSION_STATUSES)
+        assert table.columns["status"].width >= longest  # type: ignore[index]
 
 
 async def test_export_and_feedback_dialogs_name_their_enter_key(tmp_path: Path) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from urllib.parse import urlsplit
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def source_domain(source: str) -> str:
@@ -29,6 +32,35 @@ def format_clock(seconds: float) -> str:
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _local_time(stamp: str) -> datetime | None:
+    """A stored ISO time (the engine writes UTC) as local time, or None if it is not one."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return moment.astimezone().replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def local_stamp(stamp: str) -> str:
+    """A stored time in full, in local time: "2025-01-02 10:05"."""
+    moment = _local_time(stamp)
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else stamp[:16].replace("T", " ")
+
+
+def compact_stamp(stamp: str, now: datetime) -> str:
+    """A stored time in at most 10 columns, as lists of mail say it: the time if it is
+    today ("13:40"), the day if this year ("Jan 2"), else the date ("2025-01-02"). `now` is
+    local time."""
+    moment = _local_time(stamp)
+    if moment is None:
+        return stamp[:10]
+    if moment.date() == now.date():
+        return moment.strftime("%H:%M")
+    if moment.year == now.year:
+        return f"{_MONTHS[moment.month - 1]} {moment.day}"
+    return moment.strftime("%Y-%m-%d")
 
 
 def format_tokens(count: int) -> str:

@@ -37,6 +37,13 @@ SESSION_STATUSES = {
     "cancelled": "cancelled",
 }
 
+# The same statuses in a word or two, for the sessions list's Status column: the question
+# gets the room (the line under the list says the status in full).
+SESSION_STATUS_WORDS = {
+    "awaiting_clarification": "needs answer",
+    "awaiting_plan_review": "plan review",
+}
+
 UNIT_STATUSES = {"timed_out": "timed out"}
 
 VERIFICATION_REASONS = {
@@ -60,6 +67,10 @@ def phase_label(phase: str) -> str:
 
 def session_status_label(status: str) -> str:
     return SESSION_STATUSES.get(status, _plain(status))
+
+
+def session_status_word(status: str) -> str:
+    return SESSION_STATUS_WORDS.get(status) or session_status_label(status)
 
 
 def unit_status_label(status: str) -> str:

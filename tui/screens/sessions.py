@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -18,19 +19,20 @@ from textual.widgets import DataTable, Static
 from engine.protocol import SessionInfo
 from tui.link.backend import Backend
 from tui.presentation.failures import describe_failure
-from tui.presentation.formatting import one_line
-from tui.presentation.labels import SESSION_STATUSES, session_status_label
+from tui.presentation.formatting import compact_stamp, local_stamp, one_line
+from tui.presentation.labels import SESSION_STATUSES, session_status_label, session_status_word
 from tui.widgets.context_footer import ContextFooter
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
 _REOPEN_STATUSES = {"completed", "partial", "cancelled"}
-# The question takes what the other columns leave (the line under the table shows it whole,
-# with the mode and the session id); every status label fits its column.
+# The question takes what the other columns leave, so they are short: the time as lists of
+# mail show it, the status in a word or two. The line under the table shows the row whole:
+# the question, the status in full, the mode, the time to the minute and the session id.
 _COLUMNS = (
     ("Question", "question", 40),
-    ("Updated", "updated", 16),
-    ("Status", "status", max(len(label) for label in SESSION_STATUSES.values())),
+    ("Updated", "updated", len("2025-01-02")),
+    ("Status", "status", max(len(session_status_word(status)) for status in SESSION_STATUSES)),
     ("Enter", "action", 6),
 )
 
@@ -111,12 +113,13 @@ class SessionsScreen(Screen[SessionChoice | None]):
         self.sessions = sorted(sessions, key=lambda info: info.updated_at, reverse=True)
         table = self.query_one(DataTable)
         table.clear()
+        now = datetime.now()
         for info in self.sessions:
             action = "reopen" if info.status in _REOPEN_STATUSES else "resume"
             table.add_row(
-                Text(one_line(info.question, 200)),
-                info.updated_at[:16].replace("T", " "),
-                Text(session_status_label(info.status)),
+                Text(one_line(info.question, 200), overflow="ellipsis"),
+                compact_stamp(info.updated_at, now),
+                Text(session_status_word(info.status)),
                 Text(action, style="dim"),
                 key=info.session_id,
             )
@@ -140,7 +143,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
         text = Text(one_line(info.question, 2000))
         text.append(
             f" · {session_status_label(info.status)} ({action}) · {info.mode}"
-            f" · updated {info.updated_at[:16].replace('T', ' ')} · {info.session_id}",
+            f" · updated {local_stamp(info.updated_at)} · {info.session_id}",
             style="dim",
         )
         preview.show(text)
