@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 
 from engine.citations.entries import (
     DOCUMENT_KEY_RE,
+    PLAIN_URL_PATTERN,
     SourceEntry,
     clean_title,
+    is_plain_title,
+    may_hold_document_key,
     parse_entry,
+    plain_line_entry,
     split_run_together,
 )
 from engine.citations.inline import NamedCitation, Ref, citation_tokens, named_citation
-from engine.citations.markers import (
-    BRACKET_STYLES,
-    marker_from_token,
-    render_numbers,
-)
+from engine.citations.markers import BRACKET_STYLES, render_numbers, token_numbers
 from engine.citations.resolve import SourceTable
 from engine.citations.results import NO_SUCH_ENTRY, UNNUMBERED, RemovedCitation
 from engine.citations.rewrite import Edit, RewriteNotes, apply_edits, url_token_span
@@ -31,11 +31,9 @@ from engine.citations.sanitize import unsafe_url_reason
 from engine.citations.scanning import Token, find_urls
 
 SOURCES_HEADING = "## Sources"
-# Titles of words, spaces and harmless punctuation, with no digit that could start a label.
-_PLAIN_TITLE_RE = re.compile(r"^[^\W\d_](?:[\w ,;'&+?!-]|\.(?! ))*$")
 # URLs that a sources line holds whole and as written: no character that ends a URL, starts a
 # link or is trimmed as sentence punctuation, so the line's entry is known without reading it.
-_PLAIN_URL_RE = re.compile(r"https?://[A-Za-z0-9.~%/:=&?+-]*[A-Za-z0-9~%/=&+-]")
+_PLAIN_URL_RE = re.compile(PLAIN_URL_PATTERN)
 # Entry labels hold at most four digits (`[9999]`).
 _MAX_LABEL = 9999
 
@@ -84,23 +82,26 @@ class BodyCiter:
     def _marker_edit(self, token: Token, offset: int) -> Edit | None:
         if self._known is None:
             self._known = self.known_numbers | self.table.listed
-        marker = marker_from_token(token, self._known)
-        if marker is None:
+        read = token_numbers(token, self._known)
+        if read is None:
             return None
+        numbers, style = read
         kept: list[int] = []
-        for number in (written + offset for written in marker.numbers):
-            mapped = self.table.number_map.get(number)
+        number_map = self.table.number_map
+        for written in numbers:
+            mapped = number_map.get(written + offset)
             if mapped is None:
-                self._report_missing(number)
+                self._report_missing(written + offset)
             elif mapped not in kept:
                 kept.append(mapped)
-        unchanged = not offset and kept == list(marker.numbers) and marker.style in BRACKET_STYLES
+        unchanged = not offset and tuple(kept) == numbers and style in BRACKET_STYLES
+        shown = kept if unchanged else sorted(kept)
         # First use follows the numbers as the verified report will show them.
-        for number in kept if unchanged else sorted(kept):
+        for number in shown:
             self._use(number)
         if unchanged:
             return None
-        return marker.start, marker.end, render_numbers(sorted(kept)) if kept else None
+        return token[0], token[1], render_numbers(shown) if shown else None
 
     def _report_missing(self, number: int) -> None:
         """A number no entry lists is recorded once; numbers of removed entries already are."""
@@ -155,7 +156,8 @@ def _safe_title(title: str | None) -> str | None:
         return None
     for start, end, _ in reversed(find_urls(title)):
         title = title[:start] + title[end:]
-    title = DOCUMENT_KEY_RE.sub("", title)
+    if may_hold_document_key(title):
+        title = DOCUMENT_KEY_RE.sub("", title)
     return clean_title(title.replace("](", "] ("))
 
 
@@ -173,11 +175,11 @@ def canonical_entry(number: int, title: str | None, locator: str) -> tuple[str, 
     The entry is None when only reading the line again would tell (a document key, an
     unusual URL); otherwise it equals `parse_entry(line)`, and the line holds no other entry.
     """
+    if title and is_plain_title(title) and not may_hold_document_key(title):
+        return _titled_plain_line(number, title, locator)  # as `_safe_title` would leave it
     title = _safe_title(title)
-    if title and _PLAIN_TITLE_RE.match(title) and clean_title(title) == title:
-        # Nothing in it can read as a label, a link or an address: it reads back unchanged.
-        line = f"[{number}] {title}: {locator}"
-        return line, _plain_entry(number, title, locator, line)
+    if title and is_plain_title(title):
+        return _titled_plain_line(number, title, locator)
     if title:
         line = f"[{number}] {title}: {locator}"
         entry = parse_entry(line)
@@ -187,14 +189,17 @@ def canonical_entry(number: int, title: str | None, locator: str) -> tuple[str, 
     return line, _plain_entry(number, None, locator, line)
 
 
+def _titled_plain_line(number: int, title: str, locator: str) -> tuple[str, SourceEntry | None]:
+    # Nothing in the title can read as a label, a link or an address: it reads back unchanged.
+    line = f"[{number}] {title}: {locator}"
+    return line, _plain_entry(number, title, locator, line)
+
+
 def _plain_entry(number: int, title: str | None, locator: str, line: str) -> SourceEntry | None:
     """The entry of `[n] Title: url` or `[n] url` when both are plain (see `_PLAIN_URL_RE`)."""
     if not 0 <= number <= _MAX_LABEL or not _PLAIN_URL_RE.fullmatch(locator):
         return None
-    url_start = len(line) - len(locator)
-    return SourceEntry(
-        number, title, locator, None, line, (1, 1 + len(str(number))), (url_start, len(line))
-    )
+    return plain_line_entry(number, len(str(number)), title, locator, line)
 
 
 def canonical_section(order: list[int], table: SourceTable) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from engine.citations.keys import DOCUMENT_KEY_PATTERN, parse_document_key
+from engine.citations.keys import DOCUMENT_KEY_PATTERN, EXTENSION_PATTERN, parse_document_key
 from engine.citations.scanning import LINK_RE, first_url
 from engine.citations.urls import has_scheme
 
@@ -33,10 +33,15 @@ _SUPERSCRIPT_VALUES = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _BULLET_RE = re.compile(rf"^\s*[-*+•]\s+{_BOLD}?")
 DEFINITION_RE = re.compile(r"^\s*\[\^?\d{1,4}\]:\s")
 DOCUMENT_KEY_RE = re.compile(DOCUMENT_KEY_PATTERN, re.IGNORECASE)
+# Every document key holds a dot and an extension. Searching for that first is much cheaper
+# than `DOCUMENT_KEY_RE`, which tries a file name at every position of a line.
+_KEY_EXTENSION_RE = re.compile(EXTENSION_PATTERN, re.IGNORECASE)
 
-# Where a second entry may start on a line that holds several: a label after whitespace.
+# Where a second entry may start on a line that holds several: a label after whitespace. The
+# whitespace is matched rather than looked behind for (a scan for it is much faster); the label
+# starts one character into the match, and no label ends in whitespace, so no label is missed.
 _INNER_LABEL_RE = re.compile(
-    r"(?<=\s)(?:\[\^?\d{1,4}\]|［\d{1,4}］|【\d{1,4}】|\d{1,4}[.)](?=\s)|\(\d{1,4}\)(?=\s))"
+    r"\s(?:\[\^?\d{1,4}\]|［\d{1,4}］|【\d{1,4}】|\d{1,4}[.)](?=\s)|\(\d{1,4}\)(?=\s))"
 )
 
 TITLE_TRIM = " \t\r\n.:;,-–—|*_\"'`<>"
@@ -50,6 +55,20 @@ _LEAD_IN_RE = re.compile(
 
 # The last words `_LEAD_IN_RE` can match, checked first because most titles end otherwise.
 _LEAD_IN_ENDINGS = ("at", "from", "online", "via", "url", "link")
+
+# The engine's own entry line, `[n] Title: url` or `[n] url`, with a plain title (see
+# `is_plain_title`) and a plain URL (no character a URL scan stops at, a link starts with or a
+# trim takes off). Nothing in such a line reads as a second label, a link or a key, so its entry
+# follows from this one match (see `parse_plain_entry`).
+PLAIN_URL_PATTERN = r"https?://[A-Za-z0-9.~%/:=&?+-]*[A-Za-z0-9~%/=&+-]"
+# The characters of a plain title, one class (much faster to match than an alternation): a
+# letter, then words, spaces, dots and harmless punctuation. `. ` is ruled out apart.
+_PLAIN_TITLE_CHARS = r"[^\W\d_][\w ,;'&+?!.-]*"
+_PLAIN_TITLE_RE = re.compile(_PLAIN_TITLE_CHARS)
+_PLAIN_LINE_RE = re.compile(
+    rf"\[(?P<number>\d{{1,4}})\] (?:(?P<title>{_PLAIN_TITLE_CHARS}): )?"
+    rf"(?P<url>{PLAIN_URL_PATTERN})"
+)
 
 
 class SourceEntry(NamedTuple):
@@ -77,6 +96,9 @@ class SourceEntry(NamedTuple):
     ) -> str:
         """The entry line with its number, URL or key replaced, everything else as written."""
         line = self.line
+        if url is None and key is None and number is not None and self.number_span is not None:
+            start, end = self.number_span  # renumbering, the common case
+            return line[:start] + str(number) + line[end:]
         edits: list[tuple[tuple[int, int], str]] = []
         if number is not None and self.number_span is not None:
             edits.append((self.number_span, str(number)))
@@ -101,6 +123,27 @@ def clean_title(text: str) -> str | None:
     return title or None
 
 
+def is_plain_title(title: str) -> bool:
+    """True for a title that reads back unchanged in an entry line and holds no label.
+
+    A letter first, then words, spaces, dots and harmless punctuation (never `. `, which could
+    end a label such as `2. `), already as `clean_title` would leave it.
+    """
+    return _PLAIN_TITLE_RE.fullmatch(title) is not None and _is_clean_plain_title(title)
+
+
+def _is_clean_plain_title(title: str) -> bool:
+    """`is_plain_title` for a title known to be made of plain title characters.
+
+    Such a title starts with a letter and holds no whitespace but spaces and no quote mark, so
+    cleaning changes it only through a doubled or trailing space, trimmed punctuation at its
+    end or a URL lead-in (checked the long way). `. ` could end a list label (`2. `).
+    """
+    if ". " in title or title[-1] in TITLE_TRIM or "  " in title:
+        return False
+    return not title.lower().endswith(_LEAD_IN_ENDINGS) or clean_title(title) == title
+
+
 _CLOSERS = {"(": ")", "<": ">", "[": "]"}
 
 
@@ -116,9 +159,16 @@ def _cut(text: str, start: int, end: int) -> str:
     return text[:start] + text[end:]
 
 
+def may_hold_document_key(text: str) -> bool:
+    """False when `text` certainly holds no document key (no dot before a document extension)."""
+    return "." in text and _KEY_EXTENSION_RE.search(text) is not None
+
+
 def has_locator(text: str) -> bool:
     """True when `text` holds a URL or a document key."""
-    return first_url(text) is not None or DOCUMENT_KEY_RE.search(text) is not None
+    if first_url(text) is not None:
+        return True
+    return may_hold_document_key(text) and DOCUMENT_KEY_RE.search(text) is not None
 
 
 def _entry_from_rest(
@@ -152,7 +202,7 @@ def _entry_from_rest(
 
     key: str | None = None
     key_span: tuple[int, int] | None = None
-    if url is None:
+    if url is None and may_hold_document_key(rest):
         keys = list(DOCUMENT_KEY_RE.finditer(rest))
         if keys:
             last = keys[-1]
@@ -173,6 +223,29 @@ def parse_entry(line: str) -> SourceEntry | None:
     group = next(name for name in _NUMBER_GROUPS if match.group(name) is not None)
     number = int(match.group(group).translate(_SUPERSCRIPT_VALUES))
     return _entry_from_rest(line, match.start("rest"), number, match.span(group))
+
+
+def parse_plain_entry(line: str) -> SourceEntry | None:
+    """`parse_entry(line)` for a plain `[n] Title: url` or `[n] url` line, else None.
+
+    Such a line is also a single entry (`split_run_together` leaves it whole). Reading it
+    takes one match instead of the general parser's label, URL and key scans.
+    """
+    match = _PLAIN_LINE_RE.fullmatch(line)
+    if match is None:
+        return None
+    digits, title, url = match.groups()
+    if title is not None and not _is_clean_plain_title(title):
+        return None
+    return plain_line_entry(int(digits), len(digits), title, url, line)
+
+
+def plain_line_entry(
+    number: int, digits: int, title: str | None, url: str, line: str
+) -> SourceEntry:
+    """The entry of a plain line `[n] Title: url` (or `[n] url`) whose number has `digits`."""
+    url_span = (len(line) - len(url), len(line))
+    return SourceEntry(number, title, url, None, line, (1, 1 + digits), url_span)
 
 
 def parse_positional_entry(line: str, number: int) -> SourceEntry | None:
@@ -199,11 +272,12 @@ def split_run_together(line: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     for match in _INNER_LABEL_RE.finditer(line):
-        if match.start() <= start or not has_locator(line[start : match.start()]):
+        label = match.start() + 1
+        if label <= start or not has_locator(line[start:label]):
             continue
-        if _ENTRY_RE.match(line[match.start() :]) is None:
+        if _ENTRY_RE.match(line[label:]) is None:
             continue
-        pieces.append(line[start : match.start()].rstrip())
-        start = match.start()
+        pieces.append(line[start:label].rstrip())
+        start = label
     pieces.append(line[start:])
     return pieces

@@ -22,9 +22,11 @@ DOCUMENT_EXTENSIONS = frozenset(
 
 _EXTENSIONS = "|".join(sorted(DOCUMENT_EXTENSIONS, key=len, reverse=True))
 
-# A file name (optionally with a directory) ending in a document extension. The extension must
-# not run on into more word characters, so `notes.mdx` or `guide.pdfs` are not keys.
-DOCUMENT_NAME_PATTERN = rf"[\w./\\\-]*[\w\-]\.(?:{_EXTENSIONS})(?![\w\-])"
+# A document extension after its dot. It must not run on into more word characters, so
+# `notes.mdx` or `guide.pdfs` are not keys.
+EXTENSION_PATTERN = rf"\.(?:{_EXTENSIONS})(?![\w\-])"
+# A file name (optionally with a directory) ending in a document extension.
+DOCUMENT_NAME_PATTERN = rf"[\w./\\\-]*[\w\-]{EXTENSION_PATTERN}"
 
 # The page suffix in its common spellings: `, p.15`, ` p. 15`, `, pp. 15-16`, `, page 15`,
 # `#page=15`, ` (p. 15)`.

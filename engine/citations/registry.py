@@ -59,7 +59,10 @@ class SourceRegistry:
         # URL indexes.
         self._url_parts: dict[str, UrlParts | None] = {}
         self._by_normalized: dict[str, list[str]] = {}
-        self._by_host: dict[tuple[str, str], list[str]] = {}
+        # (scheme, host, path) -> URLs; (scheme, host, path segments) -> URLs whose path has
+        # at least two segments (the parents a deeper cited path may lie below).
+        self._by_path: dict[tuple[str, str, str], list[str]] = {}
+        self._by_segments: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
         self._sorted_raw: list[str] | None = None
         self._sorted_normalized: list[tuple[str, str]] | None = None
         # Document indexes.
@@ -155,7 +158,10 @@ class SourceRegistry:
         self._url_parts[url] = parts
         self._by_normalized.setdefault(normalized_form(url, parts), []).append(url)
         if parts is not None:
-            self._by_host.setdefault((parts.scheme, parts.netloc), []).append(url)
+            self._by_path.setdefault((parts.scheme, parts.netloc, parts.path), []).append(url)
+            if len(parts.segments) >= 2:
+                key = (parts.scheme, parts.netloc, parts.segments)
+                self._by_segments.setdefault(key, []).append(url)
         self._sorted_raw = None
         self._sorted_normalized = None
 
@@ -285,19 +291,11 @@ class SourceRegistry:
     def _child_path_parents(self, cited: UrlParts | None) -> list[str]:
         if cited is None:
             return []
-        cited_segments = cited.segments
+        # Registry paths of two segments or more that are a proper prefix of the cited path.
+        segments = cited.segments
         found: list[str] = []
-        for url in self._by_host.get((cited.scheme, cited.netloc), []):
-            parts = self._url_parts[url]
-            if parts is None:
-                continue
-            segments = parts.segments
-            if (
-                len(segments) >= 2
-                and len(cited_segments) > len(segments)
-                and cited_segments[: len(segments)] == segments
-            ):
-                found.append(url)
+        for depth in range(2, len(segments)):
+            found.extend(self._by_segments.get((cited.scheme, cited.netloc, segments[:depth]), ()))
         return found
 
     def _query_supersets(self, cited: UrlParts | None) -> list[str]:
@@ -305,9 +303,9 @@ class SourceRegistry:
             return []
         wanted = set(cited.query)
         found: list[str] = []
-        for url in self._by_host.get((cited.scheme, cited.netloc), []):
+        for url in self._by_path.get((cited.scheme, cited.netloc, cited.path), []):
             parts = self._url_parts[url]
-            if parts is not None and parts.path == cited.path and wanted <= set(parts.query):
+            if parts is not None and wanted <= set(parts.query):
                 found.append(url)
         return found
 

@@ -46,12 +46,20 @@ class TitleIndex:
     def __init__(self) -> None:
         # Normalized title -> locators in the order they were added (a dict as ordered set).
         self._exact: dict[str, dict[str, None]] = {}
+        # Titles added since the last lookup: most reports never look a title up, so they are
+        # normalized only when one is.
+        self._pending: list[tuple[str, str]] = []
 
     def add(self, title: str | None, locator: str) -> None:
         if title:
+            self._pending.append((title, locator))
+
+    def _index_pending(self) -> None:
+        for title, locator in self._pending:
             normalized = normalize_title(title)
             if normalized:
                 self._exact.setdefault(normalized, {})[locator] = None
+        self._pending.clear()
 
     @classmethod
     def of_registry(cls, registry: SourceRegistry) -> TitleIndex:
@@ -65,6 +73,8 @@ class TitleIndex:
         wanted = normalize_title(title)
         if not wanted:
             return None
+        if self._pending:
+            self._index_pending()
         exact = list(self._exact.get(wanted, {}))
         if exact:
             return _one_source(exact)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from engine.citations.entries import LEAD_PATTERN, SourceEntry
 from engine.citations.markers import (
-    marker_from_token,
     marker_tokens,
-    render_marker,
+    render_numbers,
     superscripts_cite,
+    token_numbers,
 )
 from engine.citations.scanning import (
     HTML_ANCHOR_RE,
@@ -33,6 +34,8 @@ _PUNCTUATION_AFTER = ".,;:!?)]}"
 
 # What may precede an entry label on its line: indentation, a bullet, bold.
 _LINE_LEAD_RE = re.compile(LEAD_PATTERN)
+# The characters of such a lead that are not whitespace (bullets and bold).
+_LEAD_CHARS = "-*+•_"
 _RISKY_BEFORE = frozenset("[]^,;-–0123456789")
 _RISKY_AFTER = "[]:^0123456789("
 
@@ -87,17 +90,27 @@ def _delete_span(
     return 0
 
 
+def _opens_line(text: str, start: int) -> bool:
+    """True when only an entry's lead (indentation, a bullet, bold) precedes `start` on its line."""
+    before = start
+    while before and text[before - 1] in " \t":
+        before -= 1
+    previous = text[before - 1 : before]
+    if previous and not previous.isspace() and previous not in _LEAD_CHARS:
+        return False  # prose before it on the line: spare the search for the line's start
+    line_start = text.rfind("\n", 0, start) + 1
+    return _LINE_LEAD_RE.fullmatch(text, line_start, start) is not None
+
+
 def apply_edits(text: str, edits: Iterable[Edit], notes: RewriteNotes | None = None) -> str:
     """Apply non-overlapping edits given in text order, tidying the space around deletions."""
     out: list[str] = []
     position = 0
     for start, end, replacement in edits:
         out.append(text[position:start])
-        if notes is not None and replacement != text[start:end]:
-            line_start = text.rfind("\n", 0, start) + 1
-            if _LINE_LEAD_RE.fullmatch(text, line_start, start):
-                # A rewritten marker that opens a line may now read as an entry label.
-                notes.structural_risk = True
+        if notes is not None and replacement != text[start:end] and _opens_line(text, start):
+            # A rewritten marker that opens a line may now read as an entry label.
+            notes.structural_risk = True
         position = end
         if replacement is None:
             position += _delete_span(out, text, position, notes)
@@ -146,15 +159,25 @@ def rewrite_body(
             start, end, url = url_token_span(text, start, end, previous_end)
             edits.append((start, end, url_map(url)))
         elif kind != "code" and (kind != "superscript" or superscripts):
-            marker = marker_from_token(token, known_numbers)
-            if marker is not None:
-                mapped = [marker_map(number) for number in marker.numbers]
-                kept = list(dict.fromkeys(n for n in mapped if n is not None))
-                if kept != list(marker.numbers):
-                    replacement = render_marker(marker, sorted(kept)) if kept else None
+            read = token_numbers(token, known_numbers)
+            if read is not None:
+                numbers, style = read
+                kept = _mapped_numbers(numbers, marker_map)
+                if kept != numbers:
+                    replacement = render_numbers(sorted(kept), style) if kept else None
                     edits.append((start, end, replacement))
         previous_end = end
     return apply_edits(text, edits, notes) if edits else text
+
+
+def _mapped_numbers(numbers: tuple[int, ...], marker_map: MarkerMap) -> tuple[int, ...]:
+    """The numbers `marker_map` keeps, mapped, in order and without repeats."""
+    mapped = tuple(map(marker_map, numbers))
+    if None in mapped:
+        kept = tuple(number for number in mapped if number is not None)
+    else:
+        kept = cast("tuple[int, ...]", mapped)  # checking that nothing is None is enough
+    return kept if len(kept) < 2 else tuple(dict.fromkeys(kept))
 
 
 def collapse_links(text: str) -> tuple[str, list[str]]:
@@ -162,7 +185,7 @@ def collapse_links(text: str) -> tuple[str, list[str]]:
 
     Returns the new text and the link targets that were dropped. Code spans are left alone.
     """
-    if "](" not in text and "<a" not in text.lower():
+    if "](" not in text and ("<" not in text or "<a" not in text.lower()):
         return text, []
     links: list[Token] = [(m.start(), m.end(), "link", m) for m in LINK_RE.finditer(text)]
     anchors: list[Token] = (

@@ -52,14 +52,15 @@ def _host(url: str) -> str:
     return host.rstrip(".").removeprefix("www.")
 
 
-_IPV4_LOOKING = frozenset("0123456789.xabcdefABCDEF")
+_IPV4_LOOKING = "0123456789.xabcdefABCDEF"
 _NUMERIC_LABEL = re.compile(r"0x[0-9a-f]*|[0-9]+")
 
 
 def _is_ip_literal(host: str) -> bool:
     candidate = host.strip("[]").split("%", 1)[0]
-    # Cheap rejection first: names with other letters are neither IPv4 nor IPv6 literals.
-    if ":" not in candidate and not set(candidate) <= _IPV4_LOOKING:
+    # Cheap rejection first: names with other letters are neither IPv4 nor IPv6 literals (a
+    # strip of the IPv4-looking characters leaves something; it stops at the first other one).
+    if ":" not in candidate and candidate.strip(_IPV4_LOOKING):
         return False
     try:
         ipaddress.ip_address(candidate)
@@ -72,7 +73,7 @@ def _is_ip_literal(host: str) -> bool:
 
 def unsafe_url_reason(url: str) -> SanitizationReason | None:
     """Why `url` must not appear in a report, or None when it may stay."""
-    if url_scheme(url) not in SAFE_SCHEMES:
+    if not url.startswith(("https://", "http://")) and url_scheme(url) not in SAFE_SCHEMES:
         return "unsafe_scheme"
     if url.endswith("...") or "…" in url:
         return "truncated_url"
@@ -174,9 +175,8 @@ def _sanitize_once(report: str, given: ParsedReport | None = None) -> tuple[Sani
         replacements[heading] = None
         notes.structural_risk = True
 
-    def map_marker(number: int) -> int | None:
-        # Without any sources list there is no numbering to close up: leave markers alone.
-        return renumbered.get(number) if has_entries else number
+    # Without any sources list there is no numbering to close up: leave markers alone.
+    map_marker: MarkerMap = renumbered.get if has_entries else _unchanged
 
     body_urls = _BodyUrls(kept_urls, removed)
     _rewrite_bodies(parsed, replacements, notes, map_marker, body_urls.citation, removed)
@@ -190,6 +190,10 @@ def _sanitize_once(report: str, given: ParsedReport | None = None) -> tuple[Sani
         tool_markup_removed=cut_at is not None,
     )
     return sanitized_report, notes.structural_risk
+
+
+def _unchanged(number: int) -> int:
+    return number
 
 
 class _BodyUrls:

@@ -53,6 +53,10 @@ def scan_urls(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     colon = text.find(":")
     while colon != -1:
+        if text[colon - 1 : colon] not in _ASCII_LETTERS and not text.startswith("//", colon + 1):
+            # Neither `scheme://` nor an opaque scheme (those all end in a letter): `Title: …`.
+            colon = text.find(":", colon + 1)
+            continue
         start = colon
         while start > 0 and colon - start < _MAX_SCHEME_LENGTH and text[start - 1] in _SCHEME_CHARS:
             start -= 1
@@ -128,9 +132,10 @@ def merge_tokens(*groups: list[Token]) -> list[Token]:
     Groups are given in priority order: at the same start, the earlier group wins (code first,
     so nothing inside a code span is ever a marker, link or URL).
     """
-    ranked = sorted(
-        (token[0], rank, token) for rank, group in enumerate(groups) for token in group
-    )
+    filled = [group for group in groups if group]
+    if len(filled) == 1 and _in_order_and_apart(filled[0]):
+        return list(filled[0])  # prose with one kind of token (markers, say): nothing to merge
+    ranked = sorted((token[0], rank, token) for rank, group in enumerate(groups) for token in group)
     merged: list[Token] = []
     end = 0
     for start, _, token in ranked:
@@ -138,6 +143,16 @@ def merge_tokens(*groups: list[Token]) -> list[Token]:
             merged.append(token)
             end = token[1]
     return merged
+
+
+def _in_order_and_apart(tokens: list[Token]) -> bool:
+    """True when each token starts after the one before it has ended (so sorting keeps all)."""
+    previous_start, previous_end = -1, 0
+    for start, end, _, _ in tokens:
+        if start <= previous_start or start < previous_end:
+            return False
+        previous_start, previous_end = start, end
+    return True
 
 
 def find_tool_markup(text: str) -> int | None:

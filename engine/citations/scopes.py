@@ -19,6 +19,8 @@ def numbering_offsets(parsed: ParsedReport) -> dict[int, int]:
     lists that continue each other's numbering, need no shifting.
     """
     sections = [(heading, entries) for heading, entries in parsed.sections if heading is not None]
+    if len(sections) < 2:
+        return {}
     numbers = [{_number(parsed, index) for index in entries} for _, entries in sections]
     overlapping = any(
         numbers[i] & numbers[j] for i in range(len(numbers)) for j in range(i + 1, len(numbers))
@@ -48,6 +50,8 @@ def _number(parsed: ParsedReport, index: int) -> int:
 
 def shift_entries(parsed: ParsedReport, offsets: dict[int, int]) -> None:
     """Renumber the entries of `parsed` in place by their offsets."""
+    if not offsets:
+        return
     for index, block in enumerate(parsed.blocks):
         if isinstance(block, SourceEntry) and offsets.get(index):
             parsed.blocks[index] = block._replace(number=block.number + offsets[index])

@@ -10,6 +10,7 @@ are, and a trailing run of `[n] … URL` lines set off by a blank line is a head
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from engine.citations.entries import (
     has_locator,
     is_bullet,
     parse_entry,
+    parse_plain_entry,
     parse_positional_entry,
     split_run_together,
 )
@@ -126,14 +128,22 @@ def _tail_entries(tail: str) -> list[SourceEntry]:
     return []
 
 
+def ends_in_code_fence(text: str) -> bool:
+    """True when `text` opens more code fences than it closes (an odd number of fence lines)."""
+    if "```" not in text and "~~~" not in text:
+        return False  # no fence line at all, without splitting the text into lines
+    return sum(1 for line in text.split("\n") if _FENCE_RE.match(line)) % 2 == 1
+
+
 def forms_structure(text: str) -> bool:
     """True when some line of `text` would read as a sources heading or a footnote definition.
 
     A rewrite that deletes a marker can create one (`References: [7] Source 3: …` loses its
     `[7]`); callers verify again when a rewritten block does.
     """
+    definitions = "]:" in text  # a footnote definition needs one
     for line in text.split("\n"):
-        if DEFINITION_RE.match(line):
+        if definitions and DEFINITION_RE.match(line):
             return True
         match = _HEADING_RE.match(line) if len(line) < 2000 else None
         if match is not None:
@@ -159,6 +169,12 @@ def _parse_section_lines(section: _Section, lines: list[str]) -> None:
     count = len(section.tail_entries)  # entries so far: the next bullet's position is count + 1
     for index in range(section.start, section.end):
         line = lines[index]
+        plain = parse_plain_entry(line)
+        if plain is not None:
+            # The usual line of a list, `[n] Title: url`: one entry, read by one match.
+            items.append((index, index, plain))
+            count += 1
+            continue
         if _FENCE_RE.match(line):
             break
         labelled = _labelled_entries(line) if line.strip() else []
@@ -177,7 +193,9 @@ def _parse_section_lines(section: _Section, lines: list[str]) -> None:
             count += 1
         else:
             items.append((index, index, None))
-    last_entry = max((i for i, item in enumerate(items) if item[2] is not None), default=-1)
+    last_entry = len(items) - 1
+    while last_entry >= 0 and items[last_entry][2] is None:
+        last_entry -= 1
     section.items = items[: last_entry + 1]
     section.end = section.items[-1][1] + 1 if section.items else section.start
 
@@ -228,6 +246,8 @@ def _find_sections(lines: list[str]) -> list[_Section]:
     """Every sources section of the report, in order."""
     candidates: list[tuple[int, re.Match[str], list[SourceEntry]]] = []
     for index, line in enumerate(lines):
+        if line.startswith("["):
+            continue  # an entry or a marker (`[1] …`), never a heading: spare the regex
         match = _HEADING_RE.match(line) if len(line) < 2000 else None
         if match is None:
             continue
@@ -235,14 +255,9 @@ def _find_sections(lines: list[str]) -> list[_Section]:
         tail_entries = _tail_entries(tail) if tail is not None else []
         if tail is None or tail_entries:
             candidates.append((index, match, tail_entries))
-    heading_lines = {index for index, _, _ in candidates}
+    ends = _section_ends(lines, [index for index, _, _ in candidates])
     sections: list[_Section] = []
-    for order, (index, match, tail_entries) in enumerate(candidates):
-        end = len(lines)
-        for following in range(index + 1, len(lines)):
-            if following in heading_lines or _ANY_HEADING_RE.match(lines[following]):
-                end = following
-                break
+    for order, ((index, match, tail_entries), end) in enumerate(zip(candidates, ends, strict=True)):
         heading_text = lines[index]
         if tail_entries:
             heading_text = lines[index][: match.start("tail")].rstrip()
@@ -252,6 +267,22 @@ def _find_sections(lines: list[str]) -> list[_Section]:
             continue
         sections.append(section)
     return sections
+
+
+def _section_ends(lines: list[str], headings: list[int]) -> list[int]:
+    """Where the section under each candidate heading ends at the latest.
+
+    That is the next candidate heading or Markdown heading, else the end of the text.
+    """
+    if not headings:
+        return []
+    markdown = (i for i, line in enumerate(lines) if "#" in line and _ANY_HEADING_RE.match(line))
+    boundaries = sorted({*headings, *markdown})
+    ends = []
+    for index in headings:
+        following = bisect.bisect_right(boundaries, index)
+        ends.append(boundaries[following] if following < len(boundaries) else len(lines))
+    return ends
 
 
 def _qualifies(section: _Section, lines: list[str], *, is_last: bool) -> bool:
@@ -321,16 +352,22 @@ class _Builder:
         return index
 
     def section(self, section: _Section, lines: list[str]) -> None:
+        self.flush()  # a section holds no prose to join, so its entries go straight in
+        blocks = self.parsed.blocks
         heading: int | None = None
         if section.heading is not None:
             heading = self.block(section.heading_text or lines[section.heading], in_section=True)
             self.parsed.heading_indexes.append(heading)
-        entries = [self.block(entry) for entry in section.tail_entries]
-        for first, _last, entry in section.items:
-            if entry is None:
+        entries: list[int] = []
+        for entry in section.tail_entries:
+            blocks.append(entry)
+            entries.append(len(blocks) - 1)
+        for first, _last, item in section.items:
+            if item is None:
                 self.block(lines[first], in_section=True)
             else:
-                entries.append(self.block(entry))
+                blocks.append(item)
+                entries.append(len(blocks) - 1)
         self.parsed.sections.append((heading, entries))
 
 
@@ -384,8 +421,7 @@ def parse_with_sources(
     match = _HEADING_RE.match(heading)
     if match is None or match.group("tail") is not None or not lines or forms_structure(body):
         return None
-    body_lines = body.split("\n") if body else []
-    if sum(1 for line in body_lines if _FENCE_RE.match(line)) % 2:
+    if ends_in_code_fence(body):
         return None
     known: list[SourceEntry] = []
     for line, entry in zip(lines, entries, strict=True):
@@ -394,7 +430,7 @@ def parse_with_sources(
             return None
         known.append(found[0])
     parsed = ParsedReport()
-    if body_lines:
+    if body:
         parsed.blocks.append(body + "\n")  # the body and the blank line after it
     heading_index = len(parsed.blocks)
     parsed.blocks.append(heading)

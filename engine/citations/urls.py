@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 # Query parameters that only say how someone arrived at a page, never which page it is.
 _TRACKING_EXACT = frozenset({"ref", "source"})
 _TRACKING_PREFIX = "utm_"
+
+# A lower-case http(s) URL that `urlsplit` would take apart without any special case: no user
+# info, port or IPv6 brackets in the host, no tab or line break (which it deletes) anywhere.
+# The groups are its scheme, host, path and query; the fragment is dropped, as `urlsplit` does.
+_PLAIN_SPLIT_RE = re.compile(
+    r"(https?)://([^/?#@:\[\]\t\r\n]*)((?:/[^?#\t\r\n]*)?)(?:\?([^#\t\r\n]*))?(?:#[^\t\r\n]*)?"
+)
 
 # RFC 3986 scheme followed by a colon and more address ("Title: text" is not a URL).
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?=\S)")
@@ -43,9 +50,12 @@ def _is_tracking(name: str) -> bool:
     return lowered.startswith(_TRACKING_PREFIX) or lowered in _TRACKING_EXACT
 
 
-@dataclass(frozen=True)
-class UrlParts:
-    """The pieces of a normalized URL that the matching levels compare."""
+class UrlParts(NamedTuple):
+    """The pieces of a normalized URL that the matching levels compare.
+
+    A named tuple (not a frozen dataclass): a cited URL is split on every lookup that misses,
+    and a tuple is several times cheaper to build.
+    """
 
     scheme: str
     netloc: str
@@ -66,28 +76,45 @@ def url_parts(url: str) -> UrlParts | None:
     text = url.strip()
     if "&" in text:
         text = html.unescape(text)
+    split = _split(text)
+    if split is None:
+        return None
+    scheme, written_netloc, written_path, written_query = split
+    if not scheme or not written_netloc:
+        return None
+    userinfo, _, hostport = written_netloc.rpartition("@")
+    netloc = f"{userinfo}@{hostport.lower()}" if userinfo else hostport.lower()
+    path = (unquote(written_path) if "%" in written_path else written_path).rstrip("/")
+    query: tuple[tuple[str, str], ...] = ()
+    if written_query:
+        query = tuple(
+            sorted(
+                (name, value)
+                for name, value in parse_qsl(written_query, keep_blank_values=True)
+                if not _is_tracking(name)
+            )
+        )
+    segments = tuple(filter(None, path.split("/")))  # the non-empty parts
+    return UrlParts(scheme.lower(), netloc, path, query, segments)
+
+
+def _split(text: str) -> tuple[str, str, str, str] | None:
+    """Scheme, netloc, path and query of `text` as `urlsplit` reads them; None if malformed.
+
+    A plain http(s) URL is split by one match: `urlsplit` costs several times more, and its
+    own cache (128 URLs) stops helping once a report cites more URLs than that.
+    """
+    plain = _PLAIN_SPLIT_RE.fullmatch(text)
+    if plain is not None and plain.group(2).isascii():
+        scheme, netloc, path, query = plain.groups()
+        return scheme, netloc, path, query or ""
     try:
         split = urlsplit(text)
         # Touch the port so a malformed one (":abc") is rejected here, not later.
         _ = split.port
     except ValueError:
         return None
-    if not split.scheme or not split.netloc:
-        return None
-    userinfo, _, hostport = split.netloc.rpartition("@")
-    netloc = f"{userinfo}@{hostport.lower()}" if userinfo else hostport.lower()
-    path = (unquote(split.path) if "%" in split.path else split.path).rstrip("/")
-    query: tuple[tuple[str, str], ...] = ()
-    if split.query:
-        query = tuple(
-            sorted(
-                (name, value)
-                for name, value in parse_qsl(split.query, keep_blank_values=True)
-                if not _is_tracking(name)
-            )
-        )
-    segments = tuple(part for part in path.split("/") if part)
-    return UrlParts(split.scheme.lower(), netloc, path, query, segments)
+    return split.scheme, split.netloc, split.path, split.query
 
 
 def normalize_url(url: str) -> str:
