@@ -65,10 +65,15 @@ def parse_all(
     if parallel and _can_spawn():
         try:
             context = multiprocessing.get_context("spawn")  # fork is unsafe with threads
-            with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
+            pool = ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context)
+            try:
                 for outcome in pool.map(_parse_job, jobs):
                     parsed += 1
                     yield outcome
+            finally:
+                # A refresh stopped early (the app closing, a cancelled run) must not wait for
+                # the whole batch: the files no worker has started are dropped.
+                pool.shutdown(wait=True, cancel_futures=True)
             return
         except (OSError, ValueError, BrokenProcessPool) as exc:
             # ValueError: inside the app, Textual's stand-in stderr has no usable file

@@ -228,6 +228,48 @@ def test_index_falls_back_to_this_process_when_workers_cannot_start(
     assert index.search("VACUUM reclaims pages", 5)[0].document_key == "notes.md"
 
 
+def test_a_refresh_stopped_early_drops_the_files_no_worker_has_started(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.tools.local_index.parse as local_index_parse
+
+    shutdowns: list[dict[str, object]] = []
+
+    class RecordingPool:
+        """Stands for ProcessPoolExecutor: parses lazily here, records how it is shut down."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def map(self, fn: object, jobs: list[tuple[str, str]]) -> object:
+            return (local_index_parse._parse_job(job) for job in jobs)
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            shutdowns.append({"wait": wait, "cancel_futures": cancel_futures})
+
+        def __enter__(self) -> RecordingPool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.shutdown(wait=True)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_the_first(done: int, total: int, name: str) -> None:
+        if done >= 1:
+            raise Stop  # what the app does when its screen closes mid-refresh
+
+    monkeypatch.setattr(local_index_parse, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(local_index_parse, "ProcessPoolExecutor", RecordingPool)
+    index = LocalIndex(tmp_path / "data" / "index.sqlite", folder, workers=2)
+    with pytest.raises(Stop):
+        index.refresh(progress=stop_after_the_first)
+    # Waiting for every queued file made closing the app during a first index take as long
+    # as the whole index.
+    assert shutdowns == [{"wait": True, "cancel_futures": True}]
+
+
 def test_a_passage_missing_one_question_word_beats_passages_with_only_rare_words(
     tmp_path: Path,
 ) -> None:
