@@ -51,27 +51,40 @@ DETAIL_SCREENS = (
 )
 
 
-def first_frame() -> dict[str, Any]:
+def first_frame(tmp_path: Path) -> dict[str, Any]:
+    # Its own data folder and a one-note documents folder: the app indexes documents as it
+    # starts, and must neither write into the person's data folder nor index the samples.
+    documents = tmp_path / "documents"
+    documents.mkdir()
+    (documents / "note.md").write_text("# Note\n\nOne line.\n", encoding="utf-8")
+    env_file = tmp_path / "empty.env"
+    env_file.write_text("", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DATA_DIR": str(tmp_path / "data"),
+            "DOCUMENTS_PATH": str(documents),
+            "DEEPRESEARCH_ENV_FILE": str(env_file),
+        },
     )
     assert result.returncode == 0, result.stderr[-2000:]
     return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-def test_detail_screens_load_when_first_opened_not_before_the_first_frame() -> None:
-    loaded = set(first_frame()["modules"])
+def test_detail_screens_load_when_first_opened_not_before_the_first_frame(tmp_path: Path) -> None:
+    loaded = set(first_frame(tmp_path)["modules"])
     assert "tui.screens.research" in loaded
     assert loaded.isdisjoint(DETAIL_SCREENS), sorted(loaded & set(DETAIL_SCREENS))
 
 
-def test_the_empty_tables_mount_just_after_the_first_frame() -> None:
-    frame = first_frame()
+def test_the_empty_tables_mount_just_after_the_first_frame(tmp_path: Path) -> None:
+    frame = first_frame(tmp_path)
     assert frame["question"] == "question"  # the question bar is ready to type in
     assert frame["tables"] == 0
     assert frame["tables_later"] == 2  # units and ledger

@@ -15,10 +15,10 @@ from engine.config import settings_from_mapping
 from engine.events import ResearchUnitSummary
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story, settle
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, press_and_settle, wait_until
 from tui.app import DeepResearchApp
 from tui.link.engine_backend import EngineBackend
-from tui.widgets.ledger_pane import LedgerPane
+from tui.widgets.ledger_pane import LedgerPane, LedgerTable
 from tui.widgets.status_header import StatusHeader
 from tui.widgets.units_table import UnitsTable
 
@@ -53,13 +53,25 @@ async def test_table_columns_fit_their_panes(tmp_path: Path, size: tuple[int, in
         assert ledger.columns["claim"].width >= 16  # type: ignore[index]
 
 
+def fitted(app: DeepResearchApp) -> bool:
+    """Whether the ledger table is mounted and its columns take its whole width (less the
+    scrollbar's room): the claim has been given what the other columns leave."""
+    tables = app.screen.query(LedgerTable)
+    if not tables or not tables.first().size.width:
+        return False
+    table = tables.first()
+    used = sum(column.get_render_width(table) for column in table.columns.values())
+    return used == table.size.width - table.styles.scrollbar_size_vertical
+
+
 async def test_wider_terminal_gives_the_claim_more_room(tmp_path: Path) -> None:
     widths: list[int] = []
     for size in ((120, 36), (180, 40)):
         app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
         async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            table = app.screen.query_one(LedgerPane).query_one(DataTable)
+            # The table mounts after the first frame and fits its columns when sized.
+            assert await wait_until(pilot, lambda: fitted(app)), size
+            table = app.screen.query_one(LedgerTable)
             widths.append(table.columns["claim"].width)  # type: ignore[index]
     assert widths[1] > widths[0]
 
@@ -134,7 +146,13 @@ async def test_header_shows_no_badge_when_a_model_is_configured(tmp_path: Path) 
 async def test_real_settings_decide_the_idle_badge(
     tmp_path: Path, values: dict[str, str], offline: bool
 ) -> None:
-    settings = settings_from_mapping({"DATA_DIR": str(tmp_path / "data"), **values})
+    # A folder of one note: the app indexes it while settling, which the sample corpus would
+    # make take seconds.
+    documents = tmp_path / "documents"
+    documents.mkdir()
+    (documents / "note.md").write_text("# Note\n\nOne line.\n", encoding="utf-8")
+    mapping = {"DATA_DIR": str(tmp_path / "data"), "DOCUMENTS_PATH": str(documents), **values}
+    settings = settings_from_mapping(mapping)
     app = DeepResearchApp(EngineBackend(settings, cwd=tmp_path), export_dir=tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
