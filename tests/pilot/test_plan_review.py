@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Input, Static
 
+from engine.events import PlanProposed
 from tests.pilot.conftest import make_app
-from tests.pilot.fakes import ScriptedDriver, full_story, opening, settle
+from tests.pilot.fakes import ScriptedDriver, full_story, opening, sample_plan, settle
 from tests.pilot.steps import ask, press_and_settle
 from tui.screens.feedback import FeedbackScreen
 from tui.widgets.plan_pane import PlanPane
@@ -166,3 +168,39 @@ async def test_typing_in_an_opened_field_edits_it_in_place(tmp_path: Path) -> No
         await pilot.press("enter")
         await pilot.pause()
         assert pane.draft.plan.tracks[0].title == f"{original} today"
+
+
+LONG_SCOPE = (
+    "In scope: how asyncio tasks get cancelled, how timeouts use cancellation, and what a "
+    "library author does to keep cleanup code safe. Out of scope: third-party event loops."
+)
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The screen as drawn, one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_a_long_scope_wraps_under_its_text_at_80_columns(tmp_path: Path) -> None:
+    long_scope = sample_plan().model_copy(update={"scope": LONG_SCOPE})
+    steps = [
+        PlanProposed(plan=long_scope) if isinstance(step, PlanProposed) else step
+        for step in opening()
+    ]
+    app, _ = make_app(tmp_path, ScriptedDriver({"start": [steps]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        lines = screen_lines(app)
+        (first,) = [number for number, line in enumerate(lines) if "Scope: " in line]
+        column = lines[first].index("Scope: ") + len("Scope: ")
+        continued = []
+        for line in lines[first + 1 :]:
+            if "1. Event loop mechanics" in line:
+                break
+            continued.append(line)
+        assert len(continued) >= 2, lines[first : first + 4]
+        for line in continued:
+            # Blank up to the scope's text, then the text itself: a hanging indent.
+            assert line[2:column].strip() == "" and line[column] != " ", continued
+        words = " ".join(line[column:].strip(" │") for line in [lines[first], *continued])
+        assert " ".join(words.split()) == LONG_SCOPE

@@ -22,12 +22,28 @@ class HangingLines(Widget):
     }
     """
 
-    def __init__(self, lines: list[tuple[Text, Text]], *, classes: str | None = None) -> None:
-        super().__init__(classes=classes)
-        self._lines = [
+    def __init__(
+        self,
+        lines: list[tuple[Text, Text]],
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines = self._contents(lines)
+        self._laid_out: tuple[int, Content] | None = None
+
+    @staticmethod
+    def _contents(lines: list[tuple[Text, Text]]) -> list[tuple[Content, Content]]:
+        return [
             (Content.from_rich_text(lead), Content.from_rich_text(body)) for lead, body in lines
         ]
-        self._laid_out: tuple[int, Content] | None = None
+
+    def update(self, lines: list[tuple[Text, Text]]) -> None:
+        """Show `lines` instead; the widget's height follows them."""
+        self._lines = self._contents(lines)
+        self._laid_out = None
+        self.refresh(layout=True)
 
     @property
     def plain(self) -> str:

@@ -87,6 +87,11 @@ class PlanPane(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
+        # Apart from the status line so that a long scope wraps under its text, not under
+        # "Scope:".
+        scope = HangingLines([], id="plan-scope")
+        scope.display = False
+        yield scope
         yield VerticalScroll(id="plan-tracks", can_focus=False)
         yield Static(id="plan-notice")
 
@@ -134,6 +139,7 @@ class PlanPane(Vertical, can_focus=True):
         self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
         self.approved_edited = False
         self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
+        self._show_scope("")
         self.query_one("#plan-tracks", VerticalScroll).remove_children()
         self._notice("")
         self.refresh_bindings()
@@ -174,8 +180,8 @@ class PlanPane(Vertical, can_focus=True):
         if self.draft.changed or self.approved_edited:
             # On the status line: after the scope it read as part of the scope's last line.
             summary.append("  (edited)", style="italic yellow")
-        summary.append_text(Text.assemble("\n", ("Scope: ", "dim"), plan.scope))
         self.query_one("#plan-summary", Static).update(summary)
+        self._show_scope(plan.scope)
         container = self.query_one("#plan-tracks", VerticalScroll)
         self._track_widgets = []
         for index, track in enumerate(plan.tracks):
@@ -199,6 +205,11 @@ class PlanPane(Vertical, can_focus=True):
             self.call_after_refresh(
                 container.scroll_to_widget, self._track_widgets[self.cursor], animate=False
             )
+
+    def _show_scope(self, scope: str) -> None:
+        widget = self.query_one("#plan-scope", HangingLines)
+        widget.update([(Text("Scope: ", style="dim"), Text(scope))])
+        widget.display = bool(scope)
 
     def _notice(self, text: str, *, error: bool = False) -> None:
         notice = self.query_one("#plan-notice", Static)
