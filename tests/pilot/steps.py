@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from textual.widgets import Input
@@ -19,3 +21,14 @@ async def ask(pilot: Any, question: str = QUESTION) -> None:
 async def press_and_settle(pilot: Any, *keys: str) -> None:
     await pilot.press(*keys)
     await settle(pilot)
+
+
+async def wait_until(pilot: Any, condition: Callable[[], bool], seconds: float = 15.0) -> bool:
+    """Whether `condition` came true within `seconds`, checked every 50 ms. A loaded machine
+    gets the time it needs; a quiet one waits no longer than the condition takes."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.05)
+    return True

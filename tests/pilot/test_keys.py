@@ -12,9 +12,11 @@ from textual.widgets._footer import FooterKey
 from engine.protocol import SessionInfo
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, press_and_settle, wait_until
 from tui.screens.sessions import SessionsScreen
+from tui.view.report_spans import text_blocks
 from tui.widgets.ledger_pane import LedgerPane, LedgerTable
+from tui.widgets.report_pane import ReportPane
 from tui.widgets.units_table import UnitsTable
 
 
@@ -42,6 +44,18 @@ def visible_footer(app: Any) -> list[FooterKey]:
     return [key for key in app.screen.query(FooterKey) if key.region.right <= width]
 
 
+def footer_actions(app: Any) -> list[str]:
+    return [key.action for key in visible_footer(app)]
+
+
+def footer_offers(app: Any, actions: tuple[str, ...]) -> bool:
+    """Whether the footer shows every one of `actions`, and no key cut off at the edge."""
+    shown = footer_actions(app)
+    return all(action in shown for action in actions) and len(shown) == len(
+        app.screen.query(FooterKey)
+    )
+
+
 async def test_ctrl_l_goes_back_to_the_question_from_every_pane(tmp_path: Path) -> None:
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -52,11 +66,14 @@ async def test_ctrl_l_goes_back_to_the_question_from_every_pane(tmp_path: Path) 
             app.research.action_focus_pane(number)
             await pilot.pause()
             assert not question_focused(app)
-            assert "focus_question" in [key.action for key in visible_footer(app)], number
+            assert await wait_until(pilot, lambda: "focus_question" in footer_actions(app)), number
             await press_and_settle(pilot, "ctrl+l")
             assert question_focused(app), f"pane {number}"
         # In the question bar the key moves nothing, so the footer does not offer it.
-        assert "focus_question" not in [key.action for key in app.screen.query(FooterKey)]
+        assert await wait_until(
+            pilot,
+            lambda: "focus_question" not in [key.action for key in app.screen.query(FooterKey)],
+        )
 
 
 async def test_ctrl_l_leaves_a_pane_input_and_a_zoomed_pane(tmp_path: Path) -> None:
@@ -118,23 +135,29 @@ async def test_report_keys_with_a_search_on_fit_80_columns(tmp_path: Path) -> No
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot)
-        await press_and_settle(pilot, "y", "4", "slash")
-        app.screen.query_one("#report-search", Input).value = "task"
+        await press_and_settle(pilot, "y")
+        # The research runs in the long-lived session worker: search once its report is shown.
+        report = app.screen.query_one(ReportPane)
+        assert await wait_until(
+            pilot, lambda: report.body is not None and any(text_blocks(report.body))
+        )
+        await press_and_settle(pilot, "4", "slash")
+        search = app.screen.query_one("#report-search", Input)
+        assert await wait_until(pilot, lambda: app.screen.focused is search)
+        search.value = "task"
         await press_and_settle(pilot, "enter")
-        shown = [key.action for key in visible_footer(app)]
-        for action in ("next_citation", "next_match", "export", "focus_question", "help"):
-            assert action in shown, shown
-        assert len(shown) == len(app.screen.query(FooterKey)), "no key is cut off"
+        assert await wait_until(pilot, lambda: bool(report.matches))
+        actions = ("next_citation", "next_match", "export", "focus_question", "help")
+        # The footer redraws its keys after the bindings change, not with them.
+        assert await wait_until(pilot, lambda: footer_offers(app, actions)), footer_actions(app)
 
 
 async def test_plan_review_keys_fit_80_columns_with_help(tmp_path: Path) -> None:
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot)
-        shown = [key.action for key in visible_footer(app)]
-        for action in ("approve", "edit", "revise", "delete", "cancel_plan", "zoom", "help"):
-            assert action in shown, shown
-        assert len(shown) == len(app.screen.query(FooterKey)), "no key is cut off"
+        actions = ("approve", "edit", "revise", "delete", "cancel_plan", "zoom", "help")
+        assert await wait_until(pilot, lambda: footer_offers(app, actions)), footer_actions(app)
         # ctrl+l gave way to the plan's keys in the footer, but still works.
         await press_and_settle(pilot, "ctrl+l")
         assert question_focused(app)
