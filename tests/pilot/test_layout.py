@@ -171,15 +171,14 @@ async def test_header_shows_document_indexing_while_it_runs(tmp_path: Path) -> N
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()), indexing=indexing)
     async with app.run_test(size=(120, 36)) as pilot:
         header = app.screen.query_one(StatusHeader)
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if reached.is_set() and "indexing documents 1/3" in header.status_text().plain:
-                break
-        assert "indexing documents 1/3" in header.status_text().plain
+        assert await wait_until(
+            pilot,
+            lambda: reached.is_set() and "indexing documents 1/3" in header.status_text().plain,
+        ), header.status_text().plain
         release.set()
         await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "indexing" not in header.status_text().plain
+        # The last progress report reaches the header as a message after the worker ends.
+        assert await wait_until(pilot, lambda: "indexing" not in header.status_text().plain)
 
 
 async def test_quitting_during_indexing_stops_it_at_the_next_file(tmp_path: Path) -> None:
@@ -198,11 +197,7 @@ async def test_quitting_during_indexing_stops_it_at_the_next_file(tmp_path: Path
 
     app, _ = make_app(tmp_path, ScriptedDriver(full_story()), indexing=indexing)
     async with app.run_test(size=(120, 36)) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if reached.is_set():
-                break
-        assert reached.is_set()
+        assert await wait_until(pilot, reached.is_set)
     assert stopped.wait(5), "indexing went on after the app closed"
 
 
