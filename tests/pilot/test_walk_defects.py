@@ -39,6 +39,7 @@ from tests.pilot.steps import ask, press_and_settle
 from tests.pilot.test_elapsed import Clock, app_with, header_text
 from tui.screens.confirm import ConfirmScreen
 from tui.view.elapsed import stored_elapsed
+from tui.widgets.hanging_lines import HangingLines
 from tui.widgets.plan_pane import PlanPane
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
@@ -124,6 +125,8 @@ async def test_edited_marker_sits_on_the_status_line_not_after_the_scope(tmp_pat
         status_line, *rest = str(pane.query_one("#plan-summary").render()).splitlines()
         assert "awaiting your review" in status_line and "(edited)" in status_line
         assert all("(edited)" not in line for line in rest)
+        scope = pane.query_one("#plan-scope", HangingLines).plain
+        assert scope.startswith("Scope: ") and "(edited)" not in scope
 
 
 def test_plan_proposed_and_approved_are_distinct_facts() -> None:
