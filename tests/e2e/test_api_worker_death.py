@@ -59,7 +59,12 @@ async def test_a_killed_worker_loses_nothing_and_another_worker_finishes(tmp_pat
             "MIN_SOURCE_DOMAINS": "1",
         }
         port = _free_port()
-        env = {**values, "DEEPRESEARCH_ENV_FILE": str(env_file), "PATH": os.environ["PATH"]}
+        env = {
+            **values,
+            "DEEPRESEARCH_ENV_FILE": str(env_file),
+            "PATH": os.environ["PATH"],
+            "ENGINE_PROCESSES": "1",  # the one session needs one; each imports the engine
+        }
         code = "import sys; from tui.cli import main; sys.exit(main())"
         worker_a = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", str(port)],

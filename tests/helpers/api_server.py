@@ -15,11 +15,14 @@ from engine.config import Settings
 
 
 @contextmanager
-def api_server(settings: Settings) -> Iterator[str]:
-    """The base URL of a running server; stopped (its runs cancelled) on exit."""
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=0, log_level="warning", lifespan="on"
-    )
+def api_server(settings: Settings, *, engine_processes: int = 1) -> Iterator[str]:
+    """The base URL of a running server; stopped (its runs cancelled) on exit.
+
+    One engine process unless asked: each imports the whole engine as it starts, and a test of
+    the API needs no more than one to run its sessions.
+    """
+    app = create_app(settings, engine_processes=engine_processes)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
