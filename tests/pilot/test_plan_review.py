@@ -10,7 +10,14 @@ from textual.widgets import Input, Static
 
 from engine.events import PlanProposed
 from tests.pilot.conftest import make_app
-from tests.pilot.fakes import ScriptedDriver, full_story, opening, sample_plan, settle
+from tests.pilot.fakes import (
+    ScriptedDriver,
+    full_story,
+    opening,
+    research_running,
+    sample_plan,
+    settle,
+)
 from tests.pilot.steps import ask, press_and_settle
 from tui.screens.feedback import FeedbackScreen
 from tui.widgets.plan_pane import PlanPane
@@ -204,3 +211,38 @@ async def test_a_long_scope_wraps_under_its_text_at_80_columns(tmp_path: Path) -
             assert line[2:column].strip() == "" and line[column] != " ", continued
         words = " ".join(line[column:].strip(" │") for line in [lines[first], *continued])
         assert " ".join(words.split()) == LONG_SCOPE
+
+
+def pane_lines(app: Any, pane: PlanPane) -> list[str]:
+    """The rows of `pane` as drawn on screen, border included."""
+    region = pane.region
+    rows = screen_lines(app)[region.y : region.bottom]
+    return [row[region.x : region.right] for row in rows]
+
+
+async def test_tracks_stay_reachable_under_a_long_scope_in_a_small_pane(
+    tmp_path: Path,
+) -> None:
+    long_scope = sample_plan().model_copy(update={"scope": LONG_SCOPE})
+    steps = [
+        PlanProposed(plan=long_scope) if isinstance(step, PlanProposed) else step
+        for step in opening()
+    ]
+    driver = ScriptedDriver({"start": [steps], "review_plan": [research_running()]})
+    app, _ = make_app(tmp_path, driver)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        pane = app.screen.query_one(PlanPane)
+        assert not pane.reviewing and pane.region.height <= 10, pane.region
+        # The small pane opens on the start of the scope, not part-way through it.
+        assert any("Scope: In scope:" in line for line in pane_lines(app, pane))
+        await press_and_settle(pilot, "1")
+        for _ in range(12):
+            if any("1. Event loop mechanics" in line for line in pane_lines(app, pane)):
+                break
+            await press_and_settle(pilot, "down")
+        assert any("1. Event loop mechanics" in line for line in pane_lines(app, pane)), pane_lines(
+            app, pane
+        )
+        assert driver.decisions()[0].action == "approve"

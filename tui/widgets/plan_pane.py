@@ -32,6 +32,7 @@ _REVIEW_ACTIONS = {
     "revise",
     "cancel_plan",
 }
+_SCROLL_ACTIONS = {"cursor_up", "cursor_down"}
 
 
 _OUTCOME_STYLES = {"approved": "green", "cancelled": "yellow"}
@@ -87,12 +88,15 @@ class PlanPane(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
-        # Apart from the status line so that a long scope wraps under its text, not under
-        # "Scope:".
-        scope = HangingLines([], id="plan-scope")
-        scope.display = False
-        yield scope
-        yield VerticalScroll(id="plan-tracks", can_focus=False)
+        # The scope scrolls with the tracks: in a pane a few rows high, a long scope would
+        # otherwise fill it and leave the tracks out of reach.
+        with VerticalScroll(id="plan-body", can_focus=False):
+            # Apart from the status line so that a long scope wraps under its text, not
+            # under "Scope:".
+            scope = HangingLines([], id="plan-scope")
+            scope.display = False
+            yield scope
+            yield Vertical(id="plan-tracks")
         yield Static(id="plan-notice")
 
     # ---- what the engine sends ---------------------------------------------------------
@@ -140,7 +144,7 @@ class PlanPane(Vertical, can_focus=True):
         self.approved_edited = False
         self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
         self._show_scope("")
-        self.query_one("#plan-tracks", VerticalScroll).remove_children()
+        self.query_one("#plan-tracks", Vertical).remove_children()
         self._notice("")
         self.refresh_bindings()
 
@@ -182,7 +186,7 @@ class PlanPane(Vertical, can_focus=True):
             summary.append("  (edited)", style="italic yellow")
         self.query_one("#plan-summary", Static).update(summary)
         self._show_scope(plan.scope)
-        container = self.query_one("#plan-tracks", VerticalScroll)
+        container = self.query_one("#plan-tracks", Vertical)
         self._track_widgets = []
         for index, track in enumerate(plan.tracks):
             selected = self.reviewing and index == self.cursor
@@ -203,8 +207,12 @@ class PlanPane(Vertical, can_focus=True):
             container.mount_all(self._track_widgets)
         if self.reviewing and self._track_widgets:
             self.call_after_refresh(
-                container.scroll_to_widget, self._track_widgets[self.cursor], animate=False
+                self._body.scroll_to_widget, self._track_widgets[self.cursor], animate=False
             )
+
+    @property
+    def _body(self) -> VerticalScroll:
+        return self.query_one("#plan-body", VerticalScroll)
 
     def _show_scope(self, scope: str) -> None:
         widget = self.query_one("#plan-scope", HangingLines)
@@ -226,15 +234,25 @@ class PlanPane(Vertical, can_focus=True):
     # ---- keyboard ----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _SCROLL_ACTIONS and not self.reviewing:
+            # Out of review there is no cursor; the arrows scroll a pane too small for the
+            # scope and every track.
+            return self.draft is not None
         if action in _REVIEW_ACTIONS:
             return self.reviewing and self.draft is not None and self._editor is None
         return True
 
     def action_cursor_up(self) -> None:
+        if not self.reviewing:
+            self._body.scroll_up(animate=False)
+            return
         self.cursor = max(0, self.cursor - 1)
         self._render_plan()
 
     def action_cursor_down(self) -> None:
+        if not self.reviewing:
+            self._body.scroll_down(animate=False)
+            return
         assert self.draft is not None
         self.cursor = min(len(self.draft.plan.tracks) - 1, self.cursor + 1)
         self._render_plan()
@@ -253,7 +271,7 @@ class PlanPane(Vertical, can_focus=True):
 
     def _open_editor(self, editor: TrackEditor) -> None:
         self._editor = editor
-        container = self.query_one("#plan-tracks", VerticalScroll)
+        container = self.query_one("#plan-tracks", Vertical)
         if editor.is_new:
             if editor.index < len(self._track_widgets):
                 container.mount(editor, before=self._track_widgets[editor.index])
@@ -262,7 +280,7 @@ class PlanPane(Vertical, can_focus=True):
         else:
             self._track_widgets[editor.index].display = False
             container.mount(editor, after=self._track_widgets[editor.index])
-        self.call_after_refresh(container.scroll_to_widget, editor, animate=False)
+        self.call_after_refresh(self._body.scroll_to_widget, editor, animate=False)
         self._notice("Enter applies the edit · Escape discards it · Tab moves between fields")
         self.refresh_bindings()
         self.post_message(self.Editing(True))
