@@ -7,16 +7,16 @@ can answer every question, with the reason "classifier unavailable".
 
 from __future__ import annotations
 
-import logging
 from typing import Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from engine.config import ResearchMode
+from engine.logs import get_logger
 from engine.schemas import RouteDecision
 
-logger = logging.getLogger(__name__)
+logger = get_logger("router")  # into DATA_DIR/logs/deepresearch.log
 
 CLASSIFIER_UNAVAILABLE = "classifier unavailable"
 MAX_REASON_CHARS = 200

@@ -75,6 +75,7 @@ def announce_retry(role: str, endpoint: str, attempt: int, reason: str, wait: fl
             role=role,
             endpoint=endpoint,
             state="retrying",
-            detail=f"attempt {attempt + 1} failed ({reason}); retrying in {wait:.0f}s",
+            # The reason first: a status line at 80 columns keeps the start of it.
+            detail=f"{reason}; retrying in {wait:.0f}s (attempt {attempt + 1} failed)",
         )
     )

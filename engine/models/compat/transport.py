@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.utils import message_chunk_to_message
 
+from engine.logs import get_logger
 from engine.messages import message_chars
 from engine.middleware.retry import RetryPolicy, is_transient, status_code
 from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrink
@@ -30,6 +31,8 @@ CONTEXT_SHRINKS = 2
 SHRINK_FACTOR = 0.6
 # Prompt processing on a small CPU server runs at tens of tokens per second.
 PROMPT_TOKENS_PER_SECOND_FLOOR = 40
+
+logger = get_logger("models.transport")  # into DATA_DIR/logs/deepresearch.log
 
 
 class EmptyReplyError(RuntimeError):
@@ -122,6 +125,16 @@ class Transport:
                     raise self._failure(exc, role) from exc
                 last_error = body
                 wait = self.policy.delay(attempt, exc)
+                # The log keeps the cause of every retry (the event shows only the latest).
+                logger.warning(
+                    "%s model at %s: attempt %d failed (%s, %s); retrying in %.0fs",
+                    role,
+                    self.endpoint,
+                    attempt + 1,
+                    type(exc).__name__,
+                    reason,
+                    wait,
+                )
                 announce_retry(role, self.endpoint, attempt, reason, wait)
                 await self.policy.sleep(wait)
                 attempt += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,32 @@ async def test_a_stream_cut_short_is_asked_again_not_taken_as_the_answer(tmp_pat
         attempts = len(llm.requests)
     assert attempts == 2
     assert reply.response_metadata.get("finish_reason") == "stop"
+
+
+async def test_a_retry_says_its_cause_first_and_logs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import engine.models.compat.progress
+
+    events: list[object] = []
+    monkeypatch.setattr(engine.models.compat.progress, "emit", events.append)
+    with OpenAIServer() as llm:
+        llm.fail("cut_short", times=1)
+        model = _model(llm, tmp_path)
+        # Where the log file's handler listens (the app sets it up; the test listens itself).
+        engine_log = logging.getLogger("deepresearch")
+        engine_log.addHandler(caplog.handler)
+        try:
+            await model.ainvoke([HumanMessage(content="Say hello to the whole wide world.")])
+        finally:
+            engine_log.removeHandler(caplog.handler)
+    retries = [event for event in events if getattr(event, "state", "") == "retrying"]
+    assert len(retries) == 1
+    # A status line cut at 80 columns still shows why ("attempt 2 failed" alone said nothing).
+    assert retries[0].detail.startswith("stopped answering midway")  # type: ignore[attr-defined]
+    logged = [record.getMessage() for record in caplog.records]
+    assert any("attempt 1 failed" in line and "stopped answering midway" in line for line in logged)
+    assert not any(KEY in line for line in logged)
 
 
 async def test_a_server_that_always_cuts_its_answers_short_is_named(tmp_path: Path) -> None:
