@@ -42,6 +42,8 @@ class ResearchState(TypedDict, total=False):
     clarification_answer: str
     research_brief: str
     plan: dict[str, Any] | None
+    # The plan the model proposed, while a revision of the person's edit of it is drafted.
+    plan_before_edits: dict[str, Any] | None
     plan_revision: int
     plan_status: str
     rejected_edit_reason: str | None

@@ -23,6 +23,7 @@ from engine.middleware.structured_output import invoke_structured
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.topic import topic_shifted
+from engine.plan_edits import keep_edits
 from engine.prompts import (
     BRIEF_PROMPT,
     CLARIFY_PROMPT,
@@ -157,8 +158,13 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
         policy=deps.retry,
         repair=with_distinct_sections,
     )
+    revised = plan.model_dump(mode="json")
+    proposed = state.get("plan_before_edits")
+    if feedback and current and proposed:
+        revised = keep_edits(proposed, current, revised)
     return {
-        "plan": plan.model_dump(mode="json"),
+        "plan": revised,
+        "plan_before_edits": None,
         "plan_revision": (state.get("plan_revision") or 0) + 1,
         "plan_status": "proposed",
         "plan_feedback": "",
@@ -188,6 +194,9 @@ async def review_plan(
         revise: dict[str, Any] = {"plan_feedback": decision.feedback}
         if decision.plan is not None:  # the person's edits travel with the feedback
             revise["plan"] = decision.plan.model_dump(mode="json")
+            # Kept to tell the person's edits from the model's: a revision that undoes one
+            # gets it back.
+            revise["plan_before_edits"] = state.get("plan")
         return Command(goto="draft_plan", update=revise)
     update: dict[str, Any] = {"plan_status": "approved", "rejected_edit_reason": None}
     approved = state.get("plan")

@@ -141,7 +141,12 @@ class EngineUpdates(ResearchScreenBase):
         if event.rejected_edit_reason:
             note = f"The engine refused the edit: {event.rejected_edit_reason}"
         elif before is not None and before == event.plan:
-            note = "The planner returned the same plan: your feedback changed nothing."
+            # `before` is the plan sent back, with the person's edits: the engine keeps them
+            # through the revision, so a model that ignored the feedback changed nothing.
+            note = (
+                "The model returned the plan unchanged: edit it yourself or send different "
+                "feedback."
+            )
         elif before is not None:
             note = "Revised with your feedback."
         plan = self.query_one(PlanPane)
