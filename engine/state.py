@@ -56,6 +56,8 @@ class ResearchState(TypedDict, total=False):
     research_units: dict[str, dict[str, Any]]
     registry: dict[str, Any]
     final_report: str
+    # Why the writer gave no usable report, when final_report was assembled from the ledger.
+    writer_fallback: str | None
     verified_report: str
     audit: dict[str, Any]
     report_path: str | None

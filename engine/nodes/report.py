@@ -4,7 +4,8 @@ On a context-overflow error the writer is retried with smaller note subsets (thr
 in all); when it still cannot write, the report is assembled from the ledger (or the notes).
 A draft is then read as claims bound to source ids and checked against the ledger
 (engine/grounding/ledger_check.py); one that fails is written again with the errors fed back,
-at most WRITER_ATTEMPTS calls in all (4 by default).
+at most WRITER_ATTEMPTS calls in all (4 by default). An assembled report records why in
+`writer_fallback`, which verify_citations states atop the report and in its audit.
 Internal meta lines are stripped, and a Sources section built from the ledger is appended
 when the writer left none. A written draft then goes through at most CRITIC_ROUNDS reviews
 (engine/grounding/critic.py); the writer revises after each one that finds something.
@@ -13,6 +14,7 @@ when the writer left none. A written draft then goes through at most CRITIC_ROUN
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -140,6 +142,13 @@ def writer_prompt(state: ResearchState, notes: list[str], raw_notes: list[str]) 
     return "\n\n".join(parts)
 
 
+@dataclass(frozen=True)
+class WriterFailed:
+    """Why the writer gave no usable report, in words for the person reading the report."""
+
+    reason: str
+
+
 async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
     """The report: drafted, held to the ledger, reviewed; assembled when the writer fails."""
     deps = deps_of(runtime)
@@ -148,19 +157,19 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     registry = SourceRegistry.from_dict(state.get("registry"))
     system = SystemMessage(content=FINAL_REPORT_PROMPT.format(date=today()))
     drafted = await first_draft(state, system, deps)
-    if drafted is None:
-        return {"final_report": fallback_report(state, records, registry)}
+    if isinstance(drafted, WriterFailed):
+        return fallback_report(state, records, registry, drafted)
     draft, prompt = drafted
     checked = await checked_against_ledger(draft, records, registry, system, prompt, deps)
-    if checked is None:
-        return {"final_report": fallback_report(state, records, registry)}
+    if isinstance(checked, WriterFailed):
+        return fallback_report(state, records, registry, checked)
     text = await reviewed(checked, state, records, registry, system, prompt, deps)
-    return {"final_report": text}
+    return {"final_report": text, "writer_fallback": None}
 
 
 async def first_draft(
     state: ResearchState, system: SystemMessage, deps: EngineDeps
-) -> tuple[str, str] | None:
+) -> tuple[str, str] | WriterFailed:
     """(the writer's first draft, the prompt it answered), on smaller notes after overflows."""
     notes = list(state.get("notes") or [])
     raw_notes = list(state.get("raw_notes") or [])
@@ -175,19 +184,31 @@ async def first_draft(
         except Exception as exc:
             if is_context_overflow(exc):
                 continue
-            return None
-        return (reply.text.strip(), prompt) if reply.text.strip() else None
-    return None
+            return WriterFailed(f"the writing model failed ({type(exc).__name__})")
+        if not reply.text.strip():
+            return WriterFailed("the writing model returned an empty report")
+        return reply.text.strip(), prompt
+    return WriterFailed(
+        "the research notes did not fit the writing model's context, even shortened"
+    )
 
 
 def fallback_report(
-    state: ResearchState, records: list[EvidenceRecord], registry: SourceRegistry
-) -> str:
-    """The report assembled from the ledger (or the notes) when the writer cannot write one."""
-    emit(PhaseChanged(phase="writing", detail="report assembled from the research notes"))
+    state: ResearchState,
+    records: list[EvidenceRecord],
+    registry: SourceRegistry,
+    failed: WriterFailed,
+) -> dict[str, Any]:
+    """The report assembled from the ledger (or the notes) when the writer cannot write one,
+    with why: without it the assembled list would read as a written, verified report."""
+    emit(
+        PhaseChanged(
+            phase="writing", detail=f"report assembled from the research notes: {failed.reason}"
+        )
+    )
     notes = list(state.get("notes") or [])
     text = assembled_report(state.get("question", ""), records, notes, registry)
-    return tidied(text, records, registry)
+    return {"final_report": tidied(text, records, registry), "writer_fallback": failed.reason}
 
 
 async def checked_against_ledger(
@@ -197,12 +218,12 @@ async def checked_against_ledger(
     system: SystemMessage,
     prompt: str,
     deps: EngineDeps,
-) -> str | None:
-    """The tidied draft once its claims' source ids stand on the ledger, or None.
+) -> str | WriterFailed:
+    """The tidied draft once its claims' source ids stand on the ledger, or why not.
 
     A failing draft is written again with the errors fed back, WRITER_ATTEMPTS calls in all.
-    The draft with the fewest errors is kept (the verifier removes what still fails); None
-    when no draft grounds a single claim, so the report is assembled from the ledger.
+    The draft with the fewest errors is kept (the verifier removes what still fails); a
+    WriterFailed when no draft grounds a single claim, so the report is assembled from the ledger.
     """
     text = tidied(draft, records, registry)
     if not records:
@@ -213,9 +234,11 @@ async def checked_against_ledger(
         f"{registry.title_for(source) or source}: {source}" for source in ledger_sources(records)
     ]
     attempts = deps.settings.writer_attempts
+    calls = 1
     for attempt in range(2, attempts + 1):
         if best_check.ok or not another_call_allowed():
             break
+        calls = attempt
         emit(
             PhaseChanged(
                 phase="writing",
@@ -237,7 +260,8 @@ async def checked_against_ledger(
         if len(check.errors) < len(best_check.errors):
             best, best_check = text, check
     if records and not best_check.grounded_claims:
-        return None
+        tries = "1 attempt" if calls == 1 else f"{calls} attempts"
+        return WriterFailed(f"the writing model did not produce a cited report after {tries}")
     return best
 
 

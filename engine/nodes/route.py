@@ -25,6 +25,7 @@ RUN_RESET: dict[str, Any] = {
     "supervisor_messages": [],
     "research_units": {},
     "final_report": "",
+    "writer_fallback": None,
     "verified_report": "",
     "gate_status": "none",
     "gate_reason": None,

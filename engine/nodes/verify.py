@@ -60,6 +60,10 @@ LIMITED_RESEARCH = (
     "**Limited research:** research stopped at its limits before the evidence passed the "
     "quality gate ({reason}); this report rests on what was found."
 )
+FINDINGS_ONLY = (
+    "**Findings only:** {reason}; this report lists the research findings as recorded, "
+    "without a written synthesis."
+)
 
 
 def unverified_banner(reason: str) -> str | None:
@@ -189,7 +193,8 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
 def _with_notices(
     checked: _Checked, state: ResearchState, config: RunnableConfig, settings: Settings
 ) -> str:
-    """The report under what a reader must know first: offline, unverified, partial, limited."""
+    """The report under what a reader must know first: offline, unverified, findings only,
+    partial, limited."""
     report = checked.report
     budget_stop = state.get("budget_stop")
     if budget_stop:
@@ -200,6 +205,10 @@ def _with_notices(
     elif state.get("route") != "quick" and state.get("gate_status") == "retry":
         # Said at the top, as the banners are: what follows rests on thin evidence.
         report = f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
+    writer_fallback = state.get("writer_fallback")
+    if writer_fallback:
+        # Its citations check out, so nothing else would tell a list of findings from a report.
+        report = f"> {FINDINGS_ONLY.format(reason=writer_fallback)}\n\n{report}"
     banner = unverified_banner(checked.reason)
     if banner:
         # In the report itself, so every copy of it (file, screen, pipe) carries it.
@@ -221,6 +230,8 @@ def _audit(checked: _Checked, state: ResearchState, settings: Settings) -> dict[
             "reason": state.get("gate_reason"),
         },
         "budget_stop": state.get("budget_stop"),
+        # None when the writer wrote the report; else why it was assembled from the ledger.
+        "writer_fallback": state.get("writer_fallback"),
         # What the session's model calls cost up to this report (the writer's included).
         "usage": session_usage(),
         "kept_citations": [entry.model_dump() for entry in checked.kept],
