@@ -31,6 +31,10 @@ class ClarificationPanel(Vertical):
         yield Static(id="clarify-question")
         yield Input(placeholder="Your answer, then Enter", id="clarify-answer")
 
+    @property
+    def asking(self) -> bool:
+        return self.has_class("-asking")
+
     def ask(self, question: str) -> None:
         self.query_one("#clarify-question", Static).update(Text(question))
         self.add_class("-asking")

@@ -19,7 +19,8 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.padding import Padding
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, RowKey
 
@@ -69,6 +70,8 @@ class FitColumnsTable(DataTable[Any]):
     # Whether the columns stand one blank apart now (no cell padding; the table's left margin,
     # class `-tight`, stands in for the first column's).
     tight = False
+    # The width the columns were last fit to (0: never).
+    _fitted_width = 0
 
     def add_fitted_columns(self, columns: tuple[tuple[str, str, int], ...]) -> None:
         """Add (label, key, width) columns; the flexible column's width is a starting guess."""
@@ -95,6 +98,14 @@ class FitColumnsTable(DataTable[Any]):
     def on_resize(self, _: events.Resize) -> None:
         self.fit_columns()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # A Resize event is not the only way the width changes: a pane unzoomed (F10) may be
+        # laid out again at its old width without one, and would keep the zoomed columns, the
+        # flexible one pushing the rest off screen. Every frame checks the width it was fit to.
+        if self.size.width != self._fitted_width:
+            self.fit_columns()
+        return super().render_lines(crop)
+
     def flex_cell(self, content: RenderableType) -> FlexCell:
         """`content` as a cell of the flexible column of a table that may tighten."""
         return FlexCell(content, self)
@@ -103,6 +114,7 @@ class FitColumnsTable(DataTable[Any]):
         flex = self.columns.get(self.flex_column)  # type: ignore[call-overload]
         if flex is None or not self.size.width:
             return
+        self._fitted_width = self.size.width
         # The width the columns share: the table's, without the tight layout's left margin,
         # less room for a vertical scrollbar, always kept so rows arriving never re-flow it.
         room = self.size.width - self.styles.scrollbar_size_vertical

@@ -36,6 +36,7 @@ from tui.widgets.units_table import UnitsPane
 
 if TYPE_CHECKING:
     from engine.events import Event
+    from tui.link.bridge import PhaseUpdated
 
 PANE_IDS = ("plan", "units", "ledger", "report")
 
@@ -164,6 +165,22 @@ class ResearchScreen(PersonRequests, EngineUpdates, ReaderDetails):
         now = self.clock()
         self.view.started_at, self.view.finished_at = now - message.elapsed, now
         self._tick()
+
+    # Textual calls this as well as `EngineUpdates.on_phase_updated` (a handler with a leading
+    # underscore is its private form); the bridge's messages load only with the first run.
+    @for_session_on_screen
+    def _on_phase_updated(self, message: PhaseUpdated) -> None:
+        """The engine waits for an answer only in the clarifying phase: once it is in any
+        other, the question was answered (live, or earlier in a reopened session), and an
+        answer typed into the panel would go nowhere, so the panel goes."""
+        panel = self.query_one(ClarificationPanel)
+        if message.event.phase == "clarifying" or not panel.asking:
+            return
+        answering = panel.has_focus_within
+        panel.close()
+        self.view.clarification = None
+        if answering:  # focus never stays in a hidden input
+            self.query_one("#question").focus()
 
     # ---- panes -------------------------------------------------------------------------
 
