@@ -32,3 +32,17 @@ async def wait_until(pilot: Any, condition: Callable[[], bool], seconds: float =
             return False
         await pilot.pause(0.05)
     return True
+
+
+def count_restyles(app: Any) -> list[int]:
+    """From now on, the size of every batch of widgets the app restyles, appended as it goes."""
+    restyled: list[int] = []
+    update_nodes = app.stylesheet.update_nodes
+
+    def counted(nodes: Any, animate: bool = False) -> None:
+        nodes = list(nodes)
+        restyled.append(len(nodes))
+        update_nodes(nodes, animate=animate)
+
+    app.stylesheet.update_nodes = counted
+    return restyled

@@ -4,11 +4,10 @@ one. The test failed before the fix."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, count_restyles, press_and_settle
 from tui.screens.citation_detail import CitationDetailScreen
 from tui.widgets.report_pane import ReportPane
 
@@ -23,15 +22,7 @@ async def test_first_citation_opens_without_restyling_the_whole_app(tmp_path: Pa
         await pilot.press("]")
         await pilot.pause()
         assert report.current_citation == 1
-        restyled: list[int] = []
-        update_nodes = app.stylesheet.update_nodes
-
-        def counted(nodes: Any, animate: bool = False) -> None:
-            nodes = list(nodes)
-            restyled.append(len(nodes))
-            update_nodes(nodes, animate=animate)
-
-        app.stylesheet.update_nodes = counted  # type: ignore[method-assign]
+        restyled = count_restyles(app)
         everything = len(list(app.research.walk_children(with_self=True)))
         await pilot.press("enter")
         await pilot.pause()

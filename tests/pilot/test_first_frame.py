@@ -13,7 +13,7 @@ from typing import Any
 
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, full_story
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, count_restyles, press_and_settle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,15 +113,7 @@ async def test_a_focus_move_restyles_the_panes_it_touches_not_every_widget(
     async with app.run_test(size=(120, 36)) as pilot:
         await ask(pilot)
         await press_and_settle(pilot, "y")
-        restyled: list[int] = []
-        update_nodes = app.stylesheet.update_nodes
-
-        def counted(nodes: Any, animate: bool = False) -> None:
-            nodes = list(nodes)
-            restyled.append(len(nodes))
-            update_nodes(nodes, animate=animate)
-
-        app.stylesheet.update_nodes = counted  # type: ignore[method-assign]
+        restyled = count_restyles(app)
         report = app.screen.query_one("#report")
         everything = len(list(app.screen.walk_children(with_self=True)))
         await press_and_settle(pilot, "ctrl+l")  # report pane → question bar

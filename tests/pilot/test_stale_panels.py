@@ -11,7 +11,9 @@ from engine.events import Event
 from tests.pilot.conftest import make_app
 from tests.pilot.fakes import ScriptedDriver, clarification_story, full_story
 from tests.pilot.steps import press_and_settle, wait_until
+from tests.pilot.test_reader_at_80_columns import all_columns_on_screen
 from tests.pilot.test_reader_defects import saved
+from tui.app import DeepResearchApp
 from tui.widgets.clarification_panel import ClarificationPanel
 from tui.widgets.ledger_pane import LedgerTable
 from tui.widgets.units_table import UnitsTable
@@ -24,13 +26,19 @@ def clarified_session_log() -> list[Event]:
     return [*asked, *story["start"][0][1:], *story["review_plan"][0]]  # type: ignore[list-item]
 
 
-async def test_a_reopened_finished_session_shows_no_clarifying_question(tmp_path: Path) -> None:
+def reopenable_app(tmp_path: Path) -> DeepResearchApp:
+    """The app with that session stored, ready to reopen from the sessions screen (F2)."""
     app, _ = make_app(
         tmp_path,
         ScriptedDriver(full_story()),
         sessions=[saved("s-1")],
         logs={"s-1": clarified_session_log()},
     )
+    return app
+
+
+async def test_a_reopened_finished_session_shows_no_clarifying_question(tmp_path: Path) -> None:
+    app = reopenable_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await press_and_settle(pilot, "f2")
         await press_and_settle(pilot, "enter")
@@ -70,12 +78,7 @@ async def test_tables_refit_their_columns_when_a_zoomed_pane_is_restored(
 ) -> None:
     """Zoom and unzoom (F10) in quick succession, as a person flicking through panes does:
     the restored pane's table shows every column again, not the zoomed widths."""
-    app, _ = make_app(
-        tmp_path,
-        ScriptedDriver(full_story()),
-        sessions=[saved("s-1")],
-        logs={"s-1": clarified_session_log()},
-    )
+    app = reopenable_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await press_and_settle(pilot, "f2")
         await press_and_settle(pilot, "enter")
@@ -89,5 +92,4 @@ async def test_tables_refit_their_columns_when_a_zoomed_pane_is_restored(
                 assert table.size.width < 40
                 fitted = await wait_until(pilot, lambda t=table: headers_on_screen(t), 3)  # type: ignore[misc]
                 assert fitted, (key, gap, table.render_line(0).text)
-                used = sum(column.get_render_width(table) for column in table.columns.values())
-                assert used <= table.size.width, [c.width for c in table.columns.values()]
+                assert all_columns_on_screen(table), [c.width for c in table.columns.values()]
