@@ -97,7 +97,9 @@ class PlanPane(Vertical, can_focus=True):
             scope.display = False
             yield scope
             yield Vertical(id="plan-tracks")
-        yield Static(id="plan-notice")
+        notice = Static(id="plan-notice")
+        notice.display = False  # a row of its own only while it says something
+        yield notice
 
     # ---- what the engine sends ---------------------------------------------------------
 
@@ -223,6 +225,7 @@ class PlanPane(Vertical, can_focus=True):
         notice = self.query_one("#plan-notice", Static)
         notice.set_class(error, "-error")
         notice.update(Text(text))
+        notice.display = bool(text)
 
     def _refused(self, result: EditResult) -> bool:
         if result.ok:
