@@ -29,6 +29,7 @@ from engine.events import (
     ReportReady,
 )
 from engine.grounding.enforce import GroundedReport, ground_report
+from engine.list_bullets import one_bullet_per_item
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
@@ -173,7 +174,7 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
     verification, sanitized = checked.verification, checked.sanitization
     # Read on terminals (`cat`, stdout, the app): no control sequence from a document,
     # a model or the question survives into it.
-    report = terminal_safe(sanitized.sanitized_report).strip() + "\n"
+    report = one_bullet_per_item(terminal_safe(sanitized.sanitized_report)).strip() + "\n"
     kept, removed = audit_entries(verification, sanitized)
     grounded = ground_report(
         report,
