@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from tests.pilot.conftest import make_app
-from tests.pilot.fakes import ScriptedDriver, full_story
+from tests.pilot.fakes import FakeBackend, ScriptedDriver, full_story
 from tests.pilot.steps import ask, press_and_settle
+from tui.app import DeepResearchApp
 from tui.widgets.plan_pane import PlanPane
+from tui.widgets.report_pane import ReportPane
 
 SMALL = (80, 24)
 
@@ -25,3 +27,28 @@ async def test_the_plan_notice_takes_no_row_while_empty(tmp_path: Path) -> None:
         assert not notice.display
         await press_and_settle(pilot, "y")
         assert not notice.display and notice.region.height == 0
+
+
+async def finished(pilot: object) -> ReportPane:
+    await ask(pilot)
+    await press_and_settle(pilot, "y")
+    return pilot.app.screen.query_one(ReportPane)  # type: ignore[attr-defined]
+
+
+# ---- the export prompt says where the file goes, from the start of the path ------------
+
+
+async def test_the_export_prompt_says_the_folder_of_a_long_path(tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder-with-a-rather-long-name" / "and-another-one-below-it"
+    backend = FakeBackend(ScriptedDriver(full_story()), env_path=tmp_path / ".env")
+    app = DeepResearchApp(backend, clock=lambda: 100.0, export_dir=folder)
+    async with app.run_test(size=SMALL) as pilot:
+        await finished(pilot)
+        await press_and_settle(pilot, "e")
+        said = str(app.screen.query_one("#export-folder", Static).render())
+        assert str(folder) in said.replace("\n", "")
+        field = app.screen.query_one("#export-path", Input)
+        field.value = str(tmp_path / "elsewhere" / "mine.md")
+        await pilot.pause()
+        said = str(app.screen.query_one("#export-folder", Static).render())
+        assert str(tmp_path / "elsewhere") in said

@@ -40,6 +40,8 @@ class ExportScreen(ModalScreen[Path | None]):
                 Text("Markdown file to write (Enter writes it, Escape cancels):"),
                 classes="dialog-text",
             )
+            # The field shows the end of a long path; the folder it goes to is said whole here.
+            yield Static(folder_line(self.default), id="export-folder")
             yield ExportPathInput(str(self.default), id="export-path")
         yield Footer()
 
@@ -48,6 +50,11 @@ class ExportScreen(ModalScreen[Path | None]):
         field.focus()
         field.cursor_position = len(field.value)
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        typed = event.value.strip()
+        path = Path(typed).expanduser() if typed else None
+        self.query_one("#export-folder", Static).update(folder_line(path))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip():
@@ -55,6 +62,13 @@ class ExportScreen(ModalScreen[Path | None]):
 
     def action_abandon(self) -> None:
         self.dismiss(None)
+
+
+def folder_line(path: Path | None) -> Text:
+    """ "into folder /home/me/exports": where the file goes, from its start."""
+    if path is None:
+        return Text("no file named yet", style="dim")
+    return Text.assemble(("into folder ", "dim"), (str(path.parent), "bold"))
 
 
 def write_export(path: Path, text: str) -> Path | str:
