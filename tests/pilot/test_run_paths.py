@@ -139,7 +139,7 @@ async def test_units_enter_opens_tool_calls_and_findings(tmp_path: Path) -> None
         await pilot.pause()
         assert isinstance(app.screen, UnitDetailScreen)
         text = detail_text(app.screen)
-        assert "search_web" in text and "fetch_url" in text
+        assert "search documents" in text and "read a page" in text
         assert "Tool calls (2)" in text and "Findings (2)" in text
         assert "asyncio-eventloop.html" in text
         await pilot.press("escape")

@@ -52,3 +52,22 @@ async def test_the_export_prompt_says_the_folder_of_a_long_path(tmp_path: Path) 
         await pilot.pause()
         said = str(app.screen.query_one("#export-folder", Static).render())
         assert str(tmp_path / "elsewhere") in said
+
+
+# ---- a tool call says what it did, in plain words ---------------------------------------
+
+
+async def test_a_unit_names_its_search_by_where_it_searches(tmp_path: Path) -> None:
+    from tui.screens.unit_detail import UnitDetailScreen
+    from tui.widgets.units_table import UnitsTable
+
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))  # a session on local documents
+    async with app.run_test(size=SMALL) as pilot:
+        await finished(pilot)
+        app.screen.query_one(UnitsTable).focus()
+        await press_and_settle(pilot, "enter")  # unit u1: a search, then a page read
+        detail = app.screen
+        assert isinstance(detail, UnitDetailScreen)
+        shown = "\n".join(line.plain for line in detail.lines())
+        assert "search documents" in shown and "read a page" in shown, shown
+        assert "search_web" not in shown and "fetch_url" not in shown

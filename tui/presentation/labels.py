@@ -54,6 +54,10 @@ VERIFICATION_REASONS = {
     "no_supported_claims": "no sentence is supported by the sources it cites",
 }
 
+# A researcher's tools in plain words; searching depends on where the session searches.
+TOOLS = {"fetch_url": "read a page", "think_tool": "reflect"}
+SEARCHES = {"local": "search documents", "exa": "search the web"}
+
 GATE_STATUSES = {"none": "not checked yet", "pass": "passed", "retry": "needs more"}
 
 
@@ -83,6 +87,14 @@ def verification_reason_label(reason: str) -> str:
 
 def gate_status_label(status: str) -> str:
     return GATE_STATUSES.get(status, _plain(status))
+
+
+def tool_label(tool: str, search_provider: str) -> str:
+    """What a tool call did: "search documents" when the session searches the person's own
+    documents, "search the web" when it searches the web."""
+    if tool == "search_web":
+        return SEARCHES.get(search_provider, "search")
+    return TOOLS.get(tool, _plain(tool))
 
 
 def unit_label(unit_id: str) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from tui.presentation.formatting import counted, format_duration
-from tui.presentation.labels import unit_label, unit_status_label
+from tui.presentation.labels import tool_label, unit_label, unit_status_label
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -31,9 +31,12 @@ class UnitDetailScreen(DetailScreen):
         unit: ResearchUnitSummary,
         calls: list[ToolCalled],
         findings: list[EvidenceRecord],
+        *,
+        search_provider: str = "",
     ) -> None:
         super().__init__()
         self.unit, self.calls, self.findings = unit, calls, findings
+        self.search_provider = search_provider
         self.title_text = f"Research unit {unit_label(unit.id)}"
 
     def update(
@@ -65,16 +68,17 @@ class UnitDetailScreen(DetailScreen):
         yield heading(f"Tool calls ({len(calls)})")
         if not calls:
             yield Text("No tool calls reported yet.", style="dim")
-        yield from map(call_line, calls)
+        for call in calls:
+            yield call_line(call, self.search_provider)
         yield heading(f"Findings ({len(self.findings)})")
         if not self.findings:
             yield Text("No evidence recorded by this unit yet.", style="dim")
         yield from map(finding_line, self.findings)
 
 
-def call_line(call: ToolCalled) -> Text:
-    """One tool call: its tool and status, then its arguments, result or error."""
-    line = Text.assemble((call.tool, "bold"), f" [{call.status}]")
+def call_line(call: ToolCalled, search_provider: str = "") -> Text:
+    """One tool call: what it did and its status, then its arguments, result or error."""
+    line = Text.assemble((tool_label(call.tool, search_provider), "bold"), f" [{call.status}]")
     if call.duration_seconds is not None:
         line.append(f" {format_duration(call.duration_seconds)}", style="dim")
     for prefix, value, style in (

@@ -28,6 +28,8 @@ class SessionView:
     session_id: str = ""
     question: str = ""
     offline: bool = False
+    # Where the session searches (local documents, the web): names its search tool.
+    search_provider: str = ""
     phase: str = ""
     phase_detail: str = ""
     started_at: float | None = None

@@ -19,7 +19,12 @@ class ReaderDetails(ResearchScreenBase):
         if unit is not None:
             unit = self.view.live_unit(unit)
             calls = list(self.view.tool_calls.get(unit.id, []))
-            screen = unit_detail_screen()(unit, calls, self.view.findings_of(unit.id))
+            screen = unit_detail_screen()(
+                unit,
+                calls,
+                self.view.findings_of(unit.id),
+                search_provider=self.view.search_provider,
+            )
             self.app.push_screen(screen)
 
     def on_ledger_pane_opened(self, message: LedgerPane.Opened) -> None:

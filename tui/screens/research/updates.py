@@ -66,6 +66,7 @@ class EngineUpdates(ResearchScreenBase):
         self.view.session_id = event.session_id
         self.view.question = event.question
         self.view.offline = event.offline
+        self.view.search_provider = event.search_provider
         self.view.started_at, self.view.finished_at = self.clock() - taken, None
         self.header.show_offline(event.offline)
         self.header.show_elapsed(taken)
