@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,6 +27,9 @@ from tui.widgets.plan_pane import PlanPane
 if TYPE_CHECKING:
     from tui.link.backend import Backend
     from tui.screens.sessions import SessionChoice, SessionsScreen
+
+# A command palette entry: its title, what it does, and what runs it.
+Command = tuple[str, str, Callable[[], object]]
 
 
 class DeepResearchApp(App[int]):
@@ -249,8 +253,10 @@ class DeepResearchApp(App[int]):
     # ---- command palette -----------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Every command that can act now: plan review only while a plan waits for it, the
+        report's only once there is a report, cancel only while a run goes."""
         yield from super().get_system_commands(screen)
-        commands: list[tuple[str, str, Callable[[], object]]] = [
+        commands: list[Command] = [
             ("Help", "Keys and how a session works", self.action_help),
             ("Sessions", "Reopen a report or resume a run", self.action_sessions),
             ("Settings", "Doctor report and first-run setup", self.action_settings),
@@ -258,39 +264,51 @@ class DeepResearchApp(App[int]):
             ("Toggle research mode", "auto → quick → deep", self.action_toggle_mode),
             ("Resume run", "Continue the run on screen, or choose one", self.action_resume),
             ("Zoom pane", "The focused pane fills the screen (F10)", self.action_zoom),
-            ("Cancel run", "Stop the run; the session stays resumable", self.action_cancel_run),
-            (
-                "Approve plan",
-                "Start research with the plan as shown",
-                lambda: self.action_plan("approve"),
-            ),
-            ("Revise plan", "Send the plan back with feedback", lambda: self.action_plan("revise")),
-            ("Cancel plan", "Stop at plan review", lambda: self.action_plan("cancel_plan")),
-            (
-                "Edit plan track",
-                "Edit the selected track in place",
-                lambda: self.action_plan("edit"),
-            ),
-            (
-                "Add plan track",
-                "Insert a track after the selected one",
-                lambda: self.action_plan("add"),
-            ),
-            ("Delete plan track", "Remove the selected track", lambda: self.action_plan("delete")),
+        ]
+        if self.link.running:
+            commands.append(
+                ("Cancel run", "Stop the run; the session stays resumable", self.action_cancel_run)
+            )
+        commands += self._plan_commands() + self._report_commands()
+        for title, help_text, callback in commands:
+            yield SystemCommand(title, help_text, callback)
+
+    def _plan_commands(self) -> list[Command]:
+        pane = self.research.query_one(PlanPane)
+        plan_actions = (
+            ("Approve plan", "Start research with the plan as shown", "approve"),
+            ("Revise plan", "Send the plan back with feedback", "revise"),
+            ("Cancel plan", "Stop at plan review", "cancel_plan"),
+            ("Edit plan track", "Edit the selected track in place", "edit"),
+            ("Add plan track", "Insert a track after the selected one", "add"),
+            ("Delete plan track", "Remove the selected track", "delete"),
+        )
+        return [
+            (title, help_text, partial(self.action_plan, action))
+            for title, help_text, action in plan_actions
+            if pane.check_action(action, ())
+        ]
+
+    def _report_commands(self) -> list[Command]:
+        if self.research.view.report is None:
+            return []
+        return [
             (
                 "Verification audit",
                 "Kept and removed citations",
-                lambda: self.action_report("audit"),
+                partial(self.action_report, "audit"),
             ),
             (
                 "Export report",
                 "Write the report to a Markdown file",
-                lambda: self.action_report("export"),
+                partial(self.action_report, "export"),
             ),
-            ("Copy report", "Copy the report to the clipboard", lambda: self.action_report("copy")),
+            (
+                "Copy report",
+                "Copy the report to the clipboard",
+                partial(self.action_report, "copy"),
+            ),
         ]
-        for title, help_text, callback in commands:
-            yield SystemCommand(title, help_text, callback)
 
     # ---- shutdown ------------------------------------------------------------------------
 

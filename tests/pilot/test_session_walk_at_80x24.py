@@ -71,3 +71,25 @@ async def test_a_unit_names_its_search_by_where_it_searches(tmp_path: Path) -> N
         shown = "\n".join(line.plain for line in detail.lines())
         assert "search documents" in shown and "read a page" in shown, shown
         assert "search_web" not in shown and "fetch_url" not in shown
+
+
+# ---- the command palette offers what can act now ----------------------------------------
+
+
+def palette_titles(app: DeepResearchApp) -> set[str]:
+    return {command.title for command in app.get_system_commands(app.screen)}
+
+
+async def test_the_palette_offers_plan_actions_only_while_a_plan_waits(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=SMALL) as pilot:
+        plan_titles = {"Approve plan", "Revise plan", "Edit plan track", "Delete plan track"}
+        assert not plan_titles & palette_titles(app)
+        assert "Export report" not in palette_titles(app)
+        await ask(pilot)
+        assert plan_titles <= palette_titles(app)
+        await press_and_settle(pilot, "y")
+        titles = palette_titles(app)
+        assert not plan_titles & titles, titles
+        assert {"Export report", "Verification audit"} <= titles
+        assert "Cancel run" not in titles  # the run is over
