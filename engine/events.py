@@ -199,11 +199,21 @@ class ModelCallProgress(_Event):
 
 
 class CitationAuditEntry(BaseModel):
+    """One citation of a report: kept, or removed with the reason.
+
+    A kept citation carries what its source gave the research, so a reader can open it: its
+    `title`, and in `excerpt` the text the tool returned (the passage of a local document,
+    the text fetched or found for a web page), cut to a few paragraphs. Both are "" for a
+    removed citation and in reports saved before they existed.
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     number: int
     source: str
     reason: str | None = None
+    title: str = ""
+    excerpt: str = ""
 
 
 class ClaimSupport(BaseModel):

@@ -103,6 +103,20 @@ def audit_entries(
     return kept, removed
 
 
+# What a kept citation carries of its source's text: enough to read it, not the whole page.
+SOURCE_EXCERPT_CHARS = 1_500
+
+
+def with_source_text(entry: CitationAuditEntry, registry: SourceRegistry) -> CitationAuditEntry:
+    """A kept citation with its source's title and the text the source returned."""
+    text = " … ".join(registry.related_passages(entry.source))
+    if len(text) > SOURCE_EXCERPT_CHARS:
+        text = text[:SOURCE_EXCERPT_CHARS].rsplit(" ", 1)[0] + " …"
+    title = registry.title_for(entry.source) or ""
+    # Read on terminals, as the report is: nothing from a document may drive them.
+    return entry.model_copy(update={"title": terminal_safe(title), "excerpt": terminal_safe(text)})
+
+
 def session_id_of(config: RunnableConfig) -> str:
     return str((config.get("configurable") or {}).get("thread_id") or "session")
 
@@ -176,6 +190,7 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
     # a model or the question survives into it.
     report = one_bullet_per_item(terminal_safe(sanitized.sanitized_report)).strip() + "\n"
     kept, removed = audit_entries(verification, sanitized)
+    kept = [with_source_text(entry, registry) for entry in kept]
     grounded = ground_report(
         report,
         original=state.get("final_report", ""),

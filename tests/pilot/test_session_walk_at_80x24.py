@@ -6,8 +6,18 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
+from engine.events import CitationAuditEntry, ReportReady
 from tests.pilot.conftest import make_app
-from tests.pilot.fakes import FakeBackend, ScriptedDriver, full_story
+from tests.pilot.fakes import (
+    QUESTION,
+    SESSION_ID,
+    SOURCES,
+    FakeBackend,
+    ScriptedDriver,
+    Step,
+    full_story,
+    report_event,
+)
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
 from tui.widgets.plan_pane import PlanPane
@@ -93,3 +103,83 @@ async def test_the_palette_offers_plan_actions_only_while_a_plan_waits(tmp_path:
         assert not plan_titles & titles, titles
         assert {"Export report", "Verification audit"} <= titles
         assert "Cancel run" not in titles  # the run is over
+
+
+# ---- the question stays on screen for the whole session ---------------------------------
+
+
+def asked(app: DeepResearchApp) -> str:
+    field = app.screen.query_one("#question", Input)
+    return str(field.border_title or "")
+
+
+async def test_the_question_stays_on_screen_once_asked(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=SMALL) as pilot:
+        await ask(pilot)
+        assert app.screen.query_one("#question", Input).value == ""
+        assert QUESTION in asked(app)
+        await press_and_settle(pilot, "y")
+        assert QUESTION in asked(app)
+
+
+async def test_a_reopened_session_shows_its_question(tmp_path: Path) -> None:
+    from engine.protocol import SessionInfo
+
+    story = full_story()
+    log = [*story["start"][0], *story["review_plan"][0]]
+    info = SessionInfo(
+        session_id=SESSION_ID,
+        question=QUESTION,
+        created_at="2025-01-02T10:00:00",
+        updated_at="2025-01-02T10:05:00",
+        status="completed",
+    )
+    app, _ = make_app(
+        tmp_path, ScriptedDriver(full_story()), sessions=[info], logs={SESSION_ID: log}
+    )
+    async with app.run_test(size=SMALL) as pilot:
+        assert QUESTION not in asked(app)
+        await press_and_settle(pilot, "f2")
+        await press_and_settle(pilot, "enter")
+        assert QUESTION in asked(app)
+
+
+# ---- a citation opens its source ---------------------------------------------------------
+
+PAGE_TEXT = "The event loop runs in a thread and executes all callbacks and tasks in its thread."
+DOCUMENT_TEXT = "An asyncio Queue is not thread-safe; it is designed for async/await code."
+
+
+def story_citing_what_sources_returned() -> dict[str, list[list[Step]]]:
+    kept = [
+        CitationAuditEntry(
+            number=1, source=SOURCES[1], title="Event Loop — Python docs", excerpt=PAGE_TEXT
+        ),
+        CitationAuditEntry(number=2, source=SOURCES[3], excerpt=DOCUMENT_TEXT),
+    ]
+    story = full_story()
+    story["review_plan"][0] = [
+        report_event(kept_citations=kept) if isinstance(step, ReportReady) else step
+        for step in story["review_plan"][0]
+    ]
+    return story
+
+
+async def test_a_citation_opens_the_text_its_source_returned(tmp_path: Path) -> None:
+    from tui.screens.citation_detail import CitationDetailScreen
+
+    app, _ = make_app(tmp_path, ScriptedDriver(story_citing_what_sources_returned()))
+    async with app.run_test(size=SMALL) as pilot:
+        await finished(pilot)
+        await press_and_settle(pilot, "4", "]", "enter")
+        detail = app.screen
+        assert isinstance(detail, CitationDetailScreen)
+        shown = "\n".join(line.plain for line in detail.lines())
+        assert SOURCES[1] in shown and "Event Loop — Python docs" in shown
+        assert "From the web page" in shown and PAGE_TEXT in shown
+        await press_and_settle(pilot, "escape", "]", "]", "enter")  # [1] is cited twice
+        detail = app.screen
+        assert isinstance(detail, CitationDetailScreen) and detail.number == 2
+        shown = "\n".join(line.plain for line in detail.lines())
+        assert "From the document" in shown and DOCUMENT_TEXT in shown

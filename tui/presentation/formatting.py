@@ -17,6 +17,11 @@ def source_domain(source: str) -> str:
     return source.split("#", 1)[0]
 
 
+def is_web_source(source: str) -> bool:
+    """A web page's URL, not a document key."""
+    return urlsplit(source).scheme in ("http", "https")
+
+
 def format_duration(seconds: float | None) -> str:
     if seconds is None:
         return ""

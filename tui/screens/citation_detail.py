@@ -1,5 +1,6 @@
-"""Where a citation leads: its Sources entry, what the source said for each sentence citing
-it, and the evidence that cites it."""
+"""Where a citation leads: its source (the web page's URL or the document's key, with the text
+it returned to the research), what the source said for each sentence citing it, and the
+evidence that cites it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tui.presentation.formatting import is_web_source
 from tui.presentation.labels import unit_label
 from tui.screens.detail import DetailScreen, field, heading
 
@@ -39,11 +41,7 @@ class CitationDetailScreen(DetailScreen):
                 style="yellow",
             )
         else:
-            yield Text.assemble(
-                (f"[{self.entry.number}] ", "bold"), (self.entry.source, "underline")
-            )
-            if self.entry.reason:
-                yield field("Verifier", self.entry.reason)
+            yield from source_lines(self.entry)
         if self.claims:
             yield heading(f"Sentences citing it ({len(self.claims)})")
         for claim in self.claims:
@@ -67,3 +65,20 @@ class CitationDetailScreen(DetailScreen):
             if record.research_unit_id:
                 line.append(f" · unit {unit_label(record.research_unit_id)}", style="dim")
             yield line
+
+
+def source_lines(entry: CitationAuditEntry) -> Iterable[Text]:
+    """The source itself: its title, where it is, and the text it returned."""
+    web = is_web_source(entry.source)
+    line = Text.assemble((f"[{entry.number}] ", "bold"))
+    if entry.title:
+        line.append(f"{entry.title}\n    ", style="bold")
+    line.append(entry.source, style="underline")
+    yield line
+    if entry.reason:
+        yield field("Verifier", entry.reason)
+    yield heading("From the web page" if web else "From the document")
+    if entry.excerpt:
+        yield Text(entry.excerpt)
+    else:
+        yield Text("This report keeps no text of the source.", style="dim")
