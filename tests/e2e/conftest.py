@@ -1,4 +1,4 @@
-"""Shared setup: the sample corpus indexed once per test session."""
+"""Shared setup: each test's data folder starts with the sample corpus already indexed."""
 
 from __future__ import annotations
 
@@ -6,14 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import build_sample_index, seed_data_dir
-
-
-@pytest.fixture(scope="session")
-def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_sample_index(tmp_path_factory.mktemp("sample-index"))
+from tests.helpers.sample_index import seed_sample_index
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path, sample_index: Path) -> Path:
-    return seed_data_dir(tmp_path / "data", sample_index)
+def data_dir(tmp_path: Path) -> Path:
+    return seed_sample_index(tmp_path / "data")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from engine.events import (
 )
 from engine.runner import open_session
 from engine.schemas import PlanDecision
-from engine.tools.local_index import LocalIndex
 
 _MARKS = re.compile(r"\s*(?:\[\^?\d+(?:\s*[-,]\s*\d+)*\])+")
 _SOURCE_LINE = re.compile(r"^\[(\d+)\] (.+)$")
@@ -36,19 +34,6 @@ def outside_corpus(report: ReportReady) -> list[str]:
     """Kept citations that name no document of the sample corpus (page anchors aside)."""
     corpus = {path.name for path in SAMPLE_CORPUS.iterdir()}
     return [c.source for c in report.kept_citations if c.source.split("#")[0] not in corpus]
-
-
-def build_sample_index(folder: Path) -> Path:
-    """Index the sample corpus once; tests copy the database instead of re-indexing."""
-    db = folder / "index.sqlite"
-    LocalIndex(db, SAMPLE_CORPUS).refresh()
-    return db
-
-
-def seed_data_dir(data_dir: Path, index_db: Path) -> Path:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(index_db, data_dir / "index.sqlite")
-    return data_dir
 
 
 @dataclass

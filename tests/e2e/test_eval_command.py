@@ -9,6 +9,7 @@ import pytest
 
 from engine.cli import build_parser
 from engine.commands.eval import evaluate
+from tests.helpers.sample_index import seed_sample_index
 
 SHIPPED = Path(__file__).resolve().parents[1] / "fixtures" / "eval" / "docs_samples.jsonl"
 
@@ -18,7 +19,7 @@ def offline_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     empty = tmp_path / "empty.env"
     empty.write_text("")
     monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", str(empty))
-    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("DATA_DIR", str(seed_sample_index(tmp_path / "data")))
     for name in ("OPENAI_API_KEY", "EXA_API_KEY", "ORCHESTRATOR_BASE_URL", "DOCUMENTS_PATH"):
         monkeypatch.delenv(name, raising=False)
 

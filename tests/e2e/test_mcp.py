@@ -11,6 +11,8 @@ from typing import Any
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from tests.helpers.sample_index import seed_sample_index
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
 
 
@@ -18,7 +20,7 @@ def server(data_dir: Path) -> StdioServerParameters:
     empty_env_file = data_dir.parent / "empty.env"
     empty_env_file.write_text("")
     env = {
-        "DATA_DIR": str(data_dir),
+        "DATA_DIR": str(seed_sample_index(data_dir)),
         "DOCUMENTS_PATH": str(DOCS),
         "SEARCH_PROVIDER": "local",
         "DEEPRESEARCH_ENV_FILE": str(empty_env_file),  # no developer's .env leaks in
@@ -58,9 +60,7 @@ async def test_an_mcp_client_researches_offline_and_reads_the_report_back(
         assert any("[researching]" in line for line in progress)
         sessions = structured(await client.call_tool("list_sessions", {}))
         assert [s["session_id"] for s in sessions] == [body["session_id"]]
-        again = structured(
-            await client.call_tool("get_report", {"session_id": body["session_id"]})
-        )
+        again = structured(await client.call_tool("get_report", {"session_id": body["session_id"]}))
         assert again["report"] == body["report"]
         missing = await client.call_tool("get_report", {"session_id": "no-such"})
         assert missing.is_error

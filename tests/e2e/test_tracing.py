@@ -16,6 +16,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from engine.commands.run import EXIT_OK, run_headless
 from engine.tracing import use_tracer_provider
 from tests.fixtures.servers import local_settings
+from tests.helpers.sample_index import seed_sample_index
 from tests.unit.engine.test_headless import parse
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
@@ -90,6 +91,7 @@ import engine.tracing as tracing
 print(sorted(name for name in sys.modules if name.startswith("opentelemetry.exporter")))
 print(tracing._configured)
 """
+    seed_sample_index(tmp_path)
     root = Path(__file__).resolve().parents[2]
     found = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120

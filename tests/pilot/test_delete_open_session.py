@@ -7,7 +7,6 @@ the kernel drops when that process dies, so a killed app blocks nothing afterwar
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import SAMPLE_CORPUS, settings_from_mapping
+from engine.config import settings_from_mapping
 from engine.protocol import SessionNotDeleted
 from engine.sessions import delete_session, get_session
+from tests.helpers.sample_index import seed_sample_index
 
 ROOT = Path(__file__).resolve().parents[2]
 HOLDER = Path(__file__).with_name("app_at_plan_review.py")
@@ -25,20 +25,8 @@ HOLDER = Path(__file__).with_name("app_at_plan_review.py")
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture(scope="module")
-def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from engine.tools.local_index import LocalIndex
-
-    database = tmp_path_factory.mktemp("sample-index") / "index.sqlite"
-    LocalIndex(database, SAMPLE_CORPUS).refresh()
-    return database
-
-
-def _data_dir(tmp_path: Path, sample_index: Path) -> Path:
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    shutil.copy2(sample_index, data_dir / "index.sqlite")
-    return data_dir
+def _data_dir(tmp_path: Path) -> Path:
+    return seed_sample_index(tmp_path / "data")
 
 
 def _env(data_dir: Path) -> dict[str, str]:
@@ -62,9 +50,9 @@ def _open_elsewhere(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
 
 
 def test_a_session_open_at_plan_review_in_another_app_is_not_deleted(
-    tmp_path: Path, sample_index: Path
+    tmp_path: Path,
 ) -> None:
-    data_dir = _data_dir(tmp_path, sample_index)
+    data_dir = _data_dir(tmp_path)
     settings = settings_from_mapping({"DATA_DIR": str(data_dir)})
     holder, session_id = _open_elsewhere(data_dir)
     try:
@@ -100,9 +88,9 @@ def test_a_session_open_at_plan_review_in_another_app_is_not_deleted(
 
 
 def test_a_session_the_other_app_has_closed_can_be_deleted(
-    tmp_path: Path, sample_index: Path
+    tmp_path: Path,
 ) -> None:
-    data_dir = _data_dir(tmp_path, sample_index)
+    data_dir = _data_dir(tmp_path)
     settings = settings_from_mapping({"DATA_DIR": str(data_dir)})
     holder, session_id = _open_elsewhere(data_dir)
     assert holder.stdin is not None

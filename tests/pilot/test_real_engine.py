@@ -8,7 +8,6 @@ is indexed once per test session and each test copies the index into its own dat
 from __future__ import annotations
 
 import asyncio
-import shutil
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,8 +16,9 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Markdown
 
-from engine.config import SAMPLE_CORPUS, Settings, settings_from_mapping
+from engine.config import Settings, settings_from_mapping
 from engine.protocol import SessionDriver
+from tests.helpers.sample_index import seed_sample_index
 from tests.pilot.fakes import settle
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
@@ -37,20 +37,9 @@ QUESTION = "How are asyncio tasks cancelled and how do timeouts use cancellation
 pytestmark = pytest.mark.timeout(600)
 
 
-@pytest.fixture(scope="session")
-def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from engine.tools.local_index import LocalIndex
-
-    database = tmp_path_factory.mktemp("sample-index") / "index.sqlite"
-    LocalIndex(database, SAMPLE_CORPUS).refresh()
-    return database
-
-
 @pytest.fixture
-def engine_settings(tmp_path: Path, sample_index: Path) -> Settings:
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    shutil.copy2(sample_index, data_dir / "index.sqlite")
+def engine_settings(tmp_path: Path) -> Settings:
+    data_dir = seed_sample_index(tmp_path / "data")
     return settings_from_mapping(
         {"DATA_DIR": str(data_dir), "MIN_EVIDENCE_RECORDS": "3", "MIN_SOURCE_DOMAINS": "2"}
     )
