@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -28,6 +29,17 @@ class QuestionBar(Horizontal):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="Ask a research question and press Enter", id="question")
         yield ModeToggle(id="mode")
+
+    def show_asked(self, question: str) -> None:
+        """The session's question, on the field's top edge for the whole session: the field
+        itself empties for the next one. "" when there is none."""
+        field = self.query_one("#question", Input)
+        field.border_title = Text.assemble(("asked ", "dim"), question) if question else None
+        field.placeholder = (
+            "Ask a follow-up and press Enter"
+            if question
+            else "Ask a research question and press Enter"
+        )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

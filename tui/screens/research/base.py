@@ -19,6 +19,7 @@ from tui.widgets.clarification_panel import ClarificationPanel
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
+from tui.widgets.question_bar import QuestionBar
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
 from tui.widgets.status_header import StatusHeader
@@ -67,6 +68,7 @@ class ResearchScreenBase(Screen[None]):
         self.query_one(RunNotice).hide()
         self.query_one(ClarificationPanel).close()
         self.query_one(ModeToggle).show_route(None)
+        self.query_one(QuestionBar).show_asked("")
         self._set_resumable(False)
 
     def _set_resumable(self, resumable: bool) -> None:

@@ -15,6 +15,7 @@ from tui.widgets.clarification_panel import ClarificationPanel
 from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
+from tui.widgets.question_bar import QuestionBar
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
 from tui.widgets.units_table import UnitsPane
@@ -70,7 +71,9 @@ class EngineUpdates(ResearchScreenBase):
         self.view.started_at, self.view.finished_at = self.clock() - taken, None
         self.header.show_offline(event.offline)
         self.header.show_elapsed(taken)
-        self.sub_title = event.question
+        if event.question:  # a resumed leg may not say it again
+            self.sub_title = event.question
+            self.query_one(QuestionBar).show_asked(event.question)
         if event.resumed:
             self._run_resumed()
         else:
