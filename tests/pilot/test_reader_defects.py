@@ -127,7 +127,7 @@ async def test_units_reported_cancelled_show_cancelled_not_running(tmp_path: Pat
         await press_and_settle(pilot, "y")
         table = app.screen.query_one(UnitsTable)
         status = str(table.get_cell("u1", "status"))
-        assert status == "cancelled"
+        assert status == "stopped"
 
 
 async def test_cancelled_engine_run_reports_unfinished_units() -> None:

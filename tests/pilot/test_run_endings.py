@@ -58,7 +58,7 @@ async def test_units_of_a_run_the_app_stopped_show_cancelled(
                 break
         await pilot.pause(0.1)
         assert not app.link.running
-        assert unit_statuses(app) == {"u1": "completed", "u2": "cancelled", "u3": "cancelled"}
+        assert unit_statuses(app) == {"u1": "completed", "u2": "stopped", "u3": "stopped"}
         assert app.research.view.units["u2"].status == "cancelled"
 
 

@@ -183,3 +183,40 @@ async def test_a_citation_opens_the_text_its_source_returned(tmp_path: Path) -> 
         assert isinstance(detail, CitationDetailScreen) and detail.number == 2
         shown = "\n".join(line.plain for line in detail.lines())
         assert "From the document" in shown and DOCUMENT_TEXT in shown
+
+
+# ---- a stopped run: counts stay, and it is "stopped" everywhere --------------------------
+
+
+async def test_a_cancelled_unit_keeps_its_tool_calls_and_reads_stopped(tmp_path: Path) -> None:
+    from engine.events import PhaseChanged, ResearchUnitUpdated, RunFinished
+    from tests.pilot.fakes import opening, research_running, unit
+    from tui.widgets.units_table import UnitsTable
+
+    # As the engine closes a unit out on cancel: its last summary, which counted no calls.
+    cancelled = [
+        ResearchUnitUpdated(unit=unit(2, "cancelled", tool_call_count=0)),
+        PhaseChanged(phase="cancelled", detail="stopped; resume to continue"),
+        RunFinished(session_id=SESSION_ID, status="cancelled"),
+    ]
+    story = {"start": [opening()], "review_plan": [[*research_running(), *cancelled]]}
+    app, _ = make_app(tmp_path, ScriptedDriver(story))
+    async with app.run_test(size=SMALL) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        table = app.screen.query_one(UnitsTable)
+        assert str(table.get_cell("u2", "tools")) == "1"  # one search reported, never 0
+        assert str(table.get_cell("u2", "status")) == "stopped"
+
+
+def test_a_stopped_run_has_one_word_wherever_it_shows() -> None:
+    from tui.presentation.labels import phase_label, session_status_label, unit_status_label
+
+    words = {
+        session_status_label("interrupted"),
+        session_status_label("cancelled"),
+        unit_status_label("cancelled"),
+        phase_label("cancelled"),
+        phase_label("stopped"),
+    }
+    assert words == {"stopped"}

@@ -226,7 +226,7 @@ async def test_sessions_preview_shows_the_whole_question(tmp_path: Path) -> None
         sessions = await open_sessions(pilot)
         preview = sessions.query_one(RowPreview)
         assert preview.plain.startswith(LONG_QUESTION)
-        assert "interrupted (resume)" in preview.plain and "half-1" in preview.plain
+        assert "stopped (resume)" in preview.plain and "half-1" in preview.plain
         question_column = sessions.query_one(DataTable).columns["question"]  # type: ignore[index]
         assert question_column.get_render_width(sessions.query_one(DataTable)) < len(LONG_QUESTION)
         await pilot.press("down")
@@ -237,7 +237,7 @@ async def test_sessions_preview_shows_the_whole_question(tmp_path: Path) -> None
         # Every column is on screen at 80 columns, each status whole; the question gives way.
         table = sessions.query_one(DataTable)
         assert table.virtual_size.width <= table.size.width
-        assert str(table.get_cell("half-1", "status")) == "interrupted"
+        assert str(table.get_cell("half-1", "status")) == "stopped"
         longest = max(len(session_status_word(status)) for status in SESSION_STATUSES)
         assert table.columns["status"].width >= longest  # type: ignore[index]
 

@@ -231,12 +231,12 @@ async def test_resume_after_cancel_no_longer_says_cancelled(tmp_path: Path) -> N
     async with app.run_test(size=(120, 36)) as pilot:
         await ask(pilot)
         await press_and_settle(pilot, "y")
-        assert "cancelled" in header_text(app)
+        assert "stopped" in header_text(app)
         await pilot.press("ctrl+r")
         await hold.reached.wait()
         await pilot.pause(0.2)
         line = header_text(app)
-        assert "cancelled" not in line and "resuming" in line, line
+        assert "stopped" not in line and "resuming" in line, line
         status = str(app.screen.query_one(ReportPane).query_one("#report-status").render())
         assert "Stopped" not in status
         hold.release.set()

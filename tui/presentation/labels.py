@@ -3,6 +3,9 @@
 The engine's values are identifiers (`quick_research`, `awaiting_plan_review`,
 `valid_citations`); a person reads these words instead. An unknown value falls back to the
 identifier with underscores as spaces, so a new engine value still shows, just less nicely.
+
+A run that ended before it finished is "stopped" wherever it shows (phase, session, unit),
+whether it was cancelled, quit or crashed: the same state, one word, and ctrl+r resumes it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ PHASES = {
     "writing": "writing the report",
     "verifying": "verifying citations",
     "done": "done",
-    "cancelled": "cancelled",
+    "cancelled": "stopped",
     "failed": "failed",
     # Not engine phases: the run resumed and has not yet said where it is; the app stopped
     # the run's worker before the engine said it had stopped.
@@ -30,11 +33,11 @@ SESSION_STATUSES = {
     "awaiting_clarification": "waiting for your answer",
     "awaiting_plan_review": "plan awaiting review",
     "running": "running",
-    "interrupted": "interrupted",
+    "interrupted": "stopped",
     "completed": "completed",
     "partial": "partial",
     "failed": "failed",
-    "cancelled": "cancelled",
+    "cancelled": "stopped",
 }
 
 # The same statuses in a word or two, for the sessions list's Status column: the question
@@ -44,7 +47,7 @@ SESSION_STATUS_WORDS = {
     "awaiting_plan_review": "plan review",
 }
 
-UNIT_STATUSES = {"timed_out": "timed out"}
+UNIT_STATUSES = {"timed_out": "timed out", "cancelled": "stopped"}
 
 VERIFICATION_REASONS = {
     "valid_citations": "every citation points at a retrieved source",

@@ -1,4 +1,4 @@
-"""Saved sessions: reopen a finished report, resume an interrupted run, delete one."""
+"""Saved sessions: reopen a finished report, resume a stopped run, delete one."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
         with Vertical(id="sessions-panel") as panel:
             panel.border_title = "Sessions"
             yield Static(
-                Text("Enter reopens a finished report or resumes an interrupted run.", style="dim"),
+                Text("Enter reopens a finished report or resumes a stopped run.", style="dim"),
                 id="sessions-help",
             )
             yield SessionsTable(id="sessions-table", cursor_type="row", zebra_stripes=True)

@@ -77,11 +77,9 @@ class SessionView:
         )
 
     def live_unit(self, unit: ResearchUnitSummary) -> ResearchUnitSummary:
-        """A unit with its counts as its events arrive: the engine's summary of a running
-        unit (the quick path's above all) says 0 tool calls until the unit is done. A unit
-        that ended shows the engine's own figures."""
-        if unit.status not in ("queued", "running"):
-            return unit
+        """A unit with its counts as its events arrive, never fewer than were shown: the
+        engine's summary of a running unit (the quick path's above all) says 0 tool calls
+        until the unit is done, and a unit cancelled mid-way keeps that last summary."""
         calls = self.calls_of(unit.id)
         evidence = self.evidence_by_unit.get(unit.id, 0)
         update: dict[str, int] = {}

@@ -111,7 +111,7 @@ class EngineUpdates(ResearchScreenBase):
             ended = [u.model_copy(update={"status": units_end}) for u in unfinished]
             for unit in ended:
                 self.view.units[unit.id] = unit
-            self.query_one(UnitsPane).table.show_units(ended)
+            self.query_one(UnitsPane).table.show_units([self.view.live_unit(u) for u in ended])
             self._refresh_unit_detail()
 
     @for_session_on_screen
@@ -277,7 +277,7 @@ class EngineUpdates(ResearchScreenBase):
         if message.event.status == "cancelled":
             self._plan_review_cancelled()
             self._unzoom_plan()
-            self.query_one(RunNotice).show_info("Run cancelled. ctrl+r resumes it.")
+            self.query_one(RunNotice).show_info("Run stopped. ctrl+r resumes it.")
             self._set_resumable(True)
 
     @for_session_on_screen
