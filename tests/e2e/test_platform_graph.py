@@ -10,6 +10,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from tests.helpers.sample_index import seed_sample_index
+
 CONFIG = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "langgraph.json"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
 
@@ -29,7 +31,7 @@ def load_factory() -> object:
 async def test_the_served_graph_pauses_for_plan_review_and_resumes_to_a_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DATA_DIR", str(seed_sample_index(tmp_path)))
     monkeypatch.setenv("DOCUMENTS_PATH", str(DOCS))
     monkeypatch.setenv("SEARCH_PROVIDER", "local")
     empty = tmp_path / "empty.env"
