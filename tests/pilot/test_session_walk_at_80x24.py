@@ -220,3 +220,27 @@ def test_a_stopped_run_has_one_word_wherever_it_shows() -> None:
         phase_label("stopped"),
     }
     assert words == {"stopped"}
+
+
+# ---- the gate's progress shows during research at 80 columns ----------------------------
+
+
+async def test_the_gate_counts_show_during_research_at_80_columns(tmp_path: Path) -> None:
+    from engine.events import ModelCallProgress
+    from tests.pilot.fakes import Hold, opening, research_running
+
+    hold = Hold()
+    researching = ModelCallProgress(
+        role="researcher", state="generating", output_tokens=230, elapsed_seconds=41
+    )
+    story = {"start": [opening()], "review_plan": [[*research_running(), researching, hold]]}
+    app, _ = make_app(tmp_path, ScriptedDriver(story))
+    async with app.run_test(size=SMALL) as pilot:
+        await ask(pilot)
+        await pilot.press("y")
+        await hold.reached.wait()
+        await pilot.pause()
+        line = str(app.screen.query_one("#status-line", Static).render())
+        assert "gate 3/5 records" in line, line
+        assert "researching" in line, line
+        hold.release.set()

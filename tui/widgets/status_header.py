@@ -23,7 +23,8 @@ _AFTER_RESEARCH = {"writing", "verifying", "done"}
 # shorter form (`short`, then `shorter`) or left out (`drop`). The gate's short form leaves
 # out the reason, its shorter one the decision too (its counts stay). The phase and the
 # elapsed time always stay. A model call's line is live progress of a slow model: while one
-# runs it outranks the gate and the phase's detail; otherwise the gate's counts outrank the
+# runs it outranks the gate and the phase's detail, except during research, where the gate's
+# counts are what research works toward and stay; otherwise the gate's counts outrank the
 # phase's detail.
 _Step = tuple[str, str]
 _FIT_STEPS: tuple[_Step, ...] = (
@@ -37,6 +38,12 @@ _FIT_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "evidence"),
     ("drop", "evidence"),
     ("short", "phase"),
+)
+_FIT_RESEARCHING_WITH_MODEL: tuple[_Step, ...] = (
+    ("shorter", "evidence"),
+    ("short", "phase"),
+    ("drop", "model"),
+    ("drop", "evidence"),
 )
 _FIT_WITHOUT_MODEL: tuple[_Step, ...] = (
     ("short", "phase"),
@@ -67,6 +74,7 @@ class StatusHeader(Vertical):
         # the gate ("none") does not take the decision back.
         self._gate: RuntimeProgress | None = None
         self._research_over = False
+        self._researching = False
         self._usage: UsageUpdated | None = None
         self._elapsed: float | None = None
         self._elapsed_final = False
@@ -90,6 +98,7 @@ class StatusHeader(Vertical):
         self._phase_label = label
         self._phase = f"{label} · {detail}" if detail else label
         self._research_over = phase in _AFTER_RESEARCH
+        self._researching = phase == "researching"
         self._render_line()
 
     def show_evidence(self, records: int, domains: int) -> None:
@@ -139,7 +148,7 @@ class StatusHeader(Vertical):
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
         self._phase_label = ""
-        self._gate, self._research_over = None, False
+        self._gate, self._research_over, self._researching = None, False, False
         self._evidence = None
         self._model_call = self._model_call_short = ""
         self._render_line()
@@ -154,7 +163,7 @@ class StatusHeader(Vertical):
         segments = self._segments()
         # Each shortening and the form it replaced, to undo where the room allows.
         shortened: list[tuple[str, Text]] = []
-        steps = _FIT_STEPS + (_FIT_WITH_MODEL if self._model_call else _FIT_WITHOUT_MODEL)
+        steps = _FIT_STEPS + self._last_fit_steps()
         for how, name in steps:
             if _joined(segments).cell_len <= width:
                 break
@@ -177,6 +186,11 @@ class StatusHeader(Vertical):
                 continue
             segments = longer
         return _joined(segments)
+
+    def _last_fit_steps(self) -> tuple[_Step, ...]:
+        if not self._model_call:
+            return _FIT_WITHOUT_MODEL
+        return _FIT_RESEARCHING_WITH_MODEL if self._researching else _FIT_WITH_MODEL
 
     def _short_form(self, name: str, *, shorter: bool = False) -> Text | None:
         if name == "evidence":
