@@ -251,7 +251,10 @@ def _audit(checked: _Checked, state: ResearchState, settings: Settings) -> dict[
         # What the session's model calls cost up to this report (the writer's included).
         "usage": session_usage(),
         "kept_citations": [entry.model_dump() for entry in checked.kept],
-        "removed_citations": [entry.model_dump() for entry in checked.removed],
+        # A removed citation's source gave the research nothing: no title or text to keep.
+        "removed_citations": [
+            entry.model_dump(exclude={"title", "excerpt"}) for entry in checked.removed
+        ],
         "grounding": settings.grounding,
         "claims": [claim.model_dump() for claim in checked.grounded.claims],
         "verification": checked.verification.model_dump(mode="json", exclude={"verified_report"}),
