@@ -34,6 +34,9 @@ UnitStatus = Literal[
     "queued", "running", "completed", "failed", "timed_out", "skipped", "cancelled"
 ]
 GateStatus = Literal["none", "pass", "retry"]
+# Why research ended with plan tracks no unit took up: the quality gate passed first, the
+# budget ran out, or research stopped otherwise (unit or turn caps, stalled gate rejections).
+UnresearchedReason = Literal["none", "enough_evidence", "budget_reached", "research_stopped"]
 
 
 class _Event(BaseModel):
@@ -104,6 +107,13 @@ class ResearchUnitSummary(BaseModel):
 
 
 class RuntimeProgress(_Event):
+    """What the supervisor runtime decided on one pass.
+
+    The pass that ends research also names the approved plan's tracks that no research unit
+    took up (`unresearched_tracks`, by title) and why research ended without them
+    (`unresearched_reason`); on every other pass they are empty and "none".
+    """
+
     type: Literal["runtime_progress"] = "runtime_progress"
     supervisor_iteration: int = 0
     dispatched_research_units: int = 0
@@ -116,6 +126,8 @@ class RuntimeProgress(_Event):
     source_domain_count: int = 0
     source_domains: list[str] = Field(default_factory=list)
     research_units: list[ResearchUnitSummary] = Field(default_factory=list)
+    unresearched_tracks: list[str] = Field(default_factory=list)
+    unresearched_reason: UnresearchedReason = "none"
 
 
 class ResearchUnitUpdated(_Event):

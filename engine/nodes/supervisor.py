@@ -38,6 +38,7 @@ from engine.events import (
     ResearchUnitSummary,
     ResearchUnitUpdated,
     RuntimeProgress,
+    UnresearchedReason,
 )
 from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
@@ -51,6 +52,7 @@ from engine.nodes.supervisor_turn import (
     judge_completion,
     turn_of,
 )
+from engine.nodes.track_coverage import unresearched_tracks
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
 from engine.schemas import ConductResearch, ResearchComplete
@@ -102,7 +104,11 @@ async def supervisor(
         gate, verdict = _final_gate(state, deps.settings)
         units = dict(state.get("research_units") or {})
         skipped = state.get("skipped_units") or 0
-        emit(_progress(state, units, deps.settings, gate=gate, skipped=skipped))
+        emit(
+            _progress(
+                state, units, deps.settings, gate=gate, skipped=skipped, ended="budget_reached"
+            )
+        )
         update = {"supervisor_messages": new, **verdict}
         return Command(goto="__end__", update={**update, "budget_stop": stop})
     call = guarded_tool_call(
@@ -182,7 +188,7 @@ def _budget_stop(
     gate, verdict = _final_gate(state, settings)
     update.update(verdict, budget_stop=stop)
     units = dict(state.get("research_units") or {})
-    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped))
+    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped, ended="budget_reached"))
     return Command(goto="__end__", update=update)
 
 
@@ -223,7 +229,11 @@ def _after_turn(
     if ending and not turn.finished:
         gate, verdict = _final_gate(state, settings)
         update.update(verdict)
-    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped))
+    ended: UnresearchedReason | None = None
+    if ending:
+        enough = turn.finished and gate is not None and gate.passed
+        ended = "enough_evidence" if enough else "research_stopped"
+    emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped, ended=ended))
     return Command(goto="__end__" if ending else "supervisor", update=update)
 
 
@@ -250,7 +260,9 @@ def _collect_wave(
     if done or _turns_exhausted(state, settings):
         gate, verdict = _final_gate(state, settings)
         update.update(verdict)
-        emit(_progress(state, units, settings, gate=gate, skipped=skipped))
+        emit(
+            _progress(state, units, settings, gate=gate, skipped=skipped, ended="research_stopped")
+        )
         return Command(goto="__end__", update=update)
     emit(_progress(state, units, settings, gate=None, skipped=skipped))
     return Command(goto="supervisor", update=update)
@@ -263,9 +275,16 @@ def _progress(
     *,
     gate: GateResult | None,
     skipped: int,
+    ended: UnresearchedReason | None = None,
 ) -> RuntimeProgress:
+    """The pass's progress; `ended` (why research ends, on the pass that ends it) adds the
+    plan's tracks no unit took up."""
     records = ledger_records(state.get("evidence_ledger"))
     domains = gate.domains if gate else source_domains(records)
+    unresearched: list[str] = []
+    if ended is not None:
+        topics = [str(unit.get("topic") or "") for unit in units.values()]
+        unresearched = unresearched_tracks(plan_of(state.get("plan")), topics)
     return RuntimeProgress(
         supervisor_iteration=state.get("supervisor_iteration") or 0,
         dispatched_research_units=len(units),
@@ -278,6 +297,8 @@ def _progress(
         source_domain_count=len(domains),
         source_domains=domains,
         research_units=[summary_of(unit) for unit in units.values()],
+        unresearched_tracks=unresearched,
+        unresearched_reason=ended if unresearched and ended else "none",
     )
 
 

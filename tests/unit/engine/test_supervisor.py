@@ -359,3 +359,50 @@ def test_the_gate_reason_counts_agree_with_their_nouns():
         "1 evidence record, need 2; 1 record with sources, need 2; 1 distinct source domain, need 2"
     )
     assert "0 evidence records" in (evaluate_gate([], min_records=1, min_domains=1).reason or "")
+
+
+async def test_research_that_ends_early_names_the_tracks_it_never_researched(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=4, min_source_domains=2)
+    scenario = Scenario(wave=["alpha", "beta"])  # the gate passes before gamma is researched
+    events = await run_approved(settings, scenario)
+    passes = progress_of(events)
+    last = passes[-1]
+    assert last.quality_gate_status == "pass"
+    assert last.unresearched_tracks == ["Track gamma"]
+    assert last.unresearched_reason == "enough_evidence"
+    assert all(not p.unresearched_tracks for p in passes[:-1])
+
+
+async def test_research_of_every_track_names_none(tmp_path: Path):
+    events = await run_approved(make_settings(tmp_path), Scenario())
+    last = progress_of(events)[-1]
+    assert last.unresearched_tracks == [] and last.unresearched_reason == "none"
+
+
+def test_a_track_is_researched_by_the_topic_that_names_it_or_shares_most_words():
+    from engine.nodes.track_coverage import unresearched_tracks
+    from engine.schemas import ResearchPlan, ResearchTrack
+
+    def track(title: str) -> ResearchTrack:
+        return ResearchTrack(title=title, section=title, queries=[title])
+
+    plan = ResearchPlan(
+        scope="asyncio tasks and threads",
+        tracks=[
+            track("asyncio tasks: characteristics"),
+            track("threads: characteristics"),
+            track("asyncio tasks and threads for concurrent IO"),
+            track("asyncio tasks and threads: trade-offs and pitfalls"),
+        ],
+        evidence_strategy="docs",
+        output_format="report",
+    )
+    topics = [
+        "asyncio tasks: characteristics. Find sources that answer: asyncio tasks",
+        "How do OS threads behave, their characteristics",
+        "asyncio tasks and threads for concurrent IO. Covers: asyncio tasks and threads",
+    ]
+    assert unresearched_tracks(plan, topics) == [
+        "asyncio tasks and threads: trade-offs and pitfalls"
+    ]
+    assert unresearched_tracks(None, topics) == []
