@@ -20,6 +20,7 @@ from tests.pilot.fakes import (
 )
 from tests.pilot.steps import ask, press_and_settle
 from tui.app import DeepResearchApp
+from tui.widgets.hanging_lines import HangingLines
 from tui.widgets.plan_pane import PlanPane
 from tui.widgets.report_pane import ReportPane
 
@@ -244,3 +245,37 @@ async def test_the_gate_counts_show_during_research_at_80_columns(tmp_path: Path
         assert "gate 3/5 records" in line, line
         assert "researching" in line, line
         hold.release.set()
+
+
+# ---- plan tracks research ended without are named, with why -----------------------------
+
+
+def story_ending_before_the_last_track() -> dict[str, list[list[Step]]]:
+    from engine.events import RuntimeProgress
+
+    story = full_story()
+    story["review_plan"][0] = [
+        step.model_copy(
+            update={
+                "unresearched_tracks": ["Native coroutine syntax"],
+                "unresearched_reason": "enough_evidence",
+            }
+        )
+        if isinstance(step, RuntimeProgress) and step.quality_gate_status == "pass"
+        else step
+        for step in story["review_plan"][0]
+    ]
+    return story
+
+
+async def test_tracks_never_researched_say_so_in_the_plan_and_the_report(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(story_ending_before_the_last_track()))
+    async with app.run_test(size=SMALL) as pilot:
+        report = await finished(pilot)
+        plan = app.screen.query_one(PlanPane)
+        tracks = [widget.plain for widget in plan.query(".track").results(HangingLines)]
+        assert "skipped — enough evidence" in tracks[2], tracks
+        assert all("skipped" not in text for text in tracks[:2])
+        note = str(report.query_one("#report-coverage", Static).render())
+        assert "1 plan track was not researched (enough evidence)" in note
+        assert "Native coroutine syntax" in note

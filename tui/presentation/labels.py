@@ -61,6 +61,13 @@ VERIFICATION_REASONS = {
 TOOLS = {"fetch_url": "read a page", "think_tool": "reflect"}
 SEARCHES = {"local": "search documents", "exa": "search the web"}
 
+# Why plan tracks went unresearched, as the track and the report say it.
+UNRESEARCHED_REASONS = {
+    "enough_evidence": "enough evidence",
+    "budget_reached": "budget reached",
+    "research_stopped": "research stopped first",
+}
+
 GATE_STATUSES = {"none": "not checked yet", "pass": "passed", "retry": "needs more"}
 
 
@@ -90,6 +97,10 @@ def verification_reason_label(reason: str) -> str:
 
 def gate_status_label(status: str) -> str:
     return GATE_STATUSES.get(status, _plain(status))
+
+
+def unresearched_reason_label(reason: str) -> str:
+    return UNRESEARCHED_REASONS.get(reason, _plain(reason))
 
 
 def tool_label(tool: str, search_provider: str) -> str:

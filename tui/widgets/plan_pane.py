@@ -85,6 +85,8 @@ class PlanPane(Vertical, can_focus=True):
         self.cursor = 0
         self._editor: TrackEditor | None = None
         self._track_widgets: list[HangingLines] = []
+        # Titles of tracks research ended without, and why ("enough evidence").
+        self._unresearched: tuple[set[str], str] = (set(), "")
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
@@ -114,6 +116,7 @@ class PlanPane(Vertical, can_focus=True):
         self.reviewing = reviewing
         self.outcome = "approved"
         self.approved_edited = False
+        self._unresearched = (set(), "")
         self.cursor = min(self.cursor, len(plan.tracks) - 1)
         self._editor = None
         self._render_plan()
@@ -144,11 +147,17 @@ class PlanPane(Vertical, can_focus=True):
             self.post_message(self.Editing(False))
         self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
         self.approved_edited = False
+        self._unresearched = (set(), "")
         self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
         self._show_scope("")
         self.query_one("#plan-tracks", Vertical).remove_children()
         self._notice("")
         self.refresh_bindings()
+
+    def show_unresearched(self, titles: list[str], reason: str) -> None:
+        """Research ended without these tracks: each says it was skipped, and why."""
+        self._unresearched = (set(titles), reason)
+        self._render_plan()
 
     def show_quick_path(self) -> None:
         """The question took the quick path: there will be no plan to review."""
@@ -201,6 +210,9 @@ class PlanPane(Vertical, can_focus=True):
                 (Text.assemble("   ", ("section ", "dim")), Text(track.section)),
                 (Text.assemble("   ", ("queries ", "dim")), Text(" | ".join(track.queries))),
             ]
+            skipped, why = self._unresearched
+            if track.title in skipped and not self.reviewing:
+                lines.append((Text("   "), Text(f"skipped — {why}", style="bold yellow")))
             self._track_widgets.append(
                 HangingLines(lines, classes="track -selected" if selected else "track")
             )

@@ -102,7 +102,11 @@ class ReportPane(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         # The Markdown widget (and its parser) is created with the first report, not with the
         # first frame.
-        yield VerticalScroll(id="report-scroll", can_focus=False)
+        with VerticalScroll(id="report-scroll", can_focus=False):
+            # Above the report, scrolled with it: plan tracks research ended without.
+            coverage = Static(id="report-coverage")
+            coverage.display = False
+            yield coverage
         yield Input(placeholder="Search the report, Enter finds", id="report-search")
         yield Static(
             Text("The report appears here when research is done.", style="dim"), id="report-status"
@@ -136,7 +140,18 @@ class ReportPane(Vertical, can_focus=True):
             waiting = _WAITING.get(phase, "The report appears here when research is done.")
             self.query_one("#report-status", Static).update(Text(waiting, style="dim"))
 
+    def show_unresearched(self, titles: list[str], reason: str) -> None:
+        """Say which plan tracks the report has no research for, and why."""
+        coverage = self.query_one("#report-coverage", Static)
+        coverage.display = bool(titles)
+        if titles:
+            count = "1 plan track was" if len(titles) == 1 else f"{len(titles)} plan tracks were"
+            note = Text.assemble((f"{count} not researched ({reason}): ", "bold yellow"))
+            note.append("; ".join(titles))
+            coverage.update(note)
+
     def clear(self) -> None:
+        self.show_unresearched([], "")
         self.report, self.marks, self.mark_index = None, [], -1
         self._reset_search()
         self._highlight.clear()

@@ -183,6 +183,12 @@ class EngineUpdates(ResearchScreenBase):
         progress = message.event
         self.view.progress = progress
         self.header.show_progress(progress)  # its units arrive as `UnitsUpdated`
+        if progress.unresearched_tracks:
+            from tui.presentation.labels import unresearched_reason_label
+
+            why = unresearched_reason_label(progress.unresearched_reason)
+            self.query_one(PlanPane).show_unresearched(progress.unresearched_tracks, why)
+            self.query_one(ReportPane).show_unresearched(progress.unresearched_tracks, why)
 
     @for_session_on_screen
     def on_units_updated(self, message: UnitsUpdated) -> None:
