@@ -23,6 +23,7 @@ from engine.grounding.claims import (
     Sentence,
     prose_line_count,
     sentences,
+    strip_markers,
     without_markers,
 )
 from engine.grounding.names import code_names
@@ -43,6 +44,7 @@ UNCITED_WEAK = "it cites nothing; a retrieved source shares part of its wording"
 MIN_STATEMENT_WORDS = 4
 _RANK = {"unsupported": 0, "weak": 1, "supported": 2}
 _SPACES = re.compile(r"[ \t]{2,}")
+_WORD = re.compile(r"\w")
 LOST_CITATIONS = "its citations were removed: they point at no retrieved source"
 _MAX_CLAIM_CHARS = 600
 
@@ -168,6 +170,12 @@ def ground_report(
     claims: list[ClaimSupport] = []
     edits: _Edits = {}
     for sentence in sentences(report, set(sources)):
+        if sentence.numbers and not _WORD.search(strip_markers(sentence.text)):
+            # Markers standing alone ("… [1]. [1, 2, 3].") vouch for nothing: kept, they would
+            # count sources as cited that no sentence rests on.
+            if mode != "off":
+                _edit(edits, sentence, "")
+            continue
         claim = _sentence_claim(sentence, lost, sources, registry, uncited=uncited)
         if claim is None:
             continue

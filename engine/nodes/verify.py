@@ -31,6 +31,7 @@ from engine.events import (
 from engine.grounding.enforce import GroundedReport, ground_report
 from engine.list_bullets import one_bullet_per_item
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
 
@@ -201,8 +202,17 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
     status, reason = verification.status, verification.reason
     if status == "verified" and grounded.claims and not grounded.supported_left:
         status, reason = "unverified", "no_supported_claims"
+    closed = close_up_sources(report, grounded.report, kept, grounded.claims)
+    grounded = GroundedReport(closed.report, closed.claims)
     return _Checked(
-        grounded.report, status, reason, kept, removed, grounded, verification, sanitized
+        closed.report,
+        status,
+        reason,
+        closed.kept,
+        removed + closed.uncited,
+        grounded,
+        verification,
+        sanitized,
     )
 
 

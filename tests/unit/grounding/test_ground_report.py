@@ -313,3 +313,14 @@ def test_an_emptied_first_section_goes_but_the_title_stays() -> None:
         grounded = _ground(report, "strict")
         assert "Introduction" not in grounded.report
         assert grounded.report.startswith(f"{title}## Queues\n")
+
+
+def test_markers_standing_alone_are_removed_and_claim_nothing() -> None:
+    report = (
+        "lru_cache saves up to 128 of the most recent calls by default [1]. [1, 2].\n\n"
+        "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
+    )
+    strict = _ground(report, "strict")
+    assert "by default [1]." in strict.report and "[1, 2]" not in strict.report
+    assert [claim.numbers for claim in strict.claims] == [[1]]
+    assert "[1, 2]" in _ground(report, "off").report
