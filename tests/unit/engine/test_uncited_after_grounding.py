@@ -1,0 +1,52 @@
+"""The verifier's report and audit drop a source once grounding removed all that cited it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from engine.citations.registry import SourceRegistry
+from engine.citations.uncited import UNCITED_REASON
+from engine.events import ReportReady
+from engine.nodes.verify import verify_citations
+from tests.helpers.scripted_model import ScriptedChatModel
+from tests.unit.engine.test_report import deps, state
+
+ALPHA = "Alpha caches every lookup in memory, so a repeated lookup costs nothing."
+BETA = "Beta writes each record to disk before it answers."
+GAMMA = "Gamma retries a failed request three times."
+
+
+async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[Any] = []
+    monkeypatch.setattr("engine.nodes.verify.emit", events.append)
+    registry = SourceRegistry()
+    registry.add_document("alpha.md", "Alpha", ALPHA)
+    registry.add_document("beta.md", "Beta", BETA)
+    registry.add_document("gamma.md", "Gamma", GAMMA)
+    report = (
+        "Alpha caches every lookup in memory [1]. "
+        "Beta writes each record to disk 40 times before it answers [2]. "
+        "Gamma retries a failed request three times [3].\n\n## Sources\n"
+        "[1] Alpha: alpha.md\n[2] Beta: beta.md\n[3] Gamma: gamma.md\n"
+    )
+    values = {**state(), "final_report": report, "registry": registry.to_dict()}
+    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="strict"))
+    config: RunnableConfig = {"configurable": {"thread_id": "uncited"}}
+    verify_citations(values, config, runtime)
+    ready = next(e for e in events if isinstance(e, ReportReady))
+    assert "40 times" not in ready.report and "beta.md" not in ready.report
+    assert "three times [2]." in ready.report and "[2] Gamma: gamma.md" in ready.report
+    assert [(c.number, c.source) for c in ready.kept_citations] == [
+        (1, "alpha.md"),
+        (2, "gamma.md"),
+    ]
+    assert [(c.source, c.reason) for c in ready.removed_citations] == [("beta.md", UNCITED_REASON)]
+    numbers = {claim.text.split()[0]: claim.numbers for claim in ready.claims}
+    assert numbers == {"Alpha": [1], "Beta": [], "Gamma": [2]}
