@@ -31,6 +31,7 @@ from engine.events import (
 from engine.grounding.enforce import GroundedReport, ground_report
 from engine.list_bullets import one_bullet_per_item
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.topic import content_tokens
 from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
@@ -108,9 +109,15 @@ def audit_entries(
 SOURCE_EXCERPT_CHARS = 1_500
 
 
-def with_source_text(entry: CitationAuditEntry, registry: SourceRegistry) -> CitationAuditEntry:
-    """A kept citation with its source's title and the text the source returned."""
-    text = " … ".join(registry.related_passages(entry.source))
+def with_source_text(
+    entry: CitationAuditEntry, registry: SourceRegistry, claims: list[ClaimSupport]
+) -> CitationAuditEntry:
+    """A kept citation with its source's title and the text the source returned, the
+    passages closest to the sentences citing it first."""
+    cited = content_tokens(" ".join(c.text for c in claims if entry.number in c.numbers))
+    passages = registry.related_passages(entry.source)
+    passages.sort(key=lambda passage: -len(cited & content_tokens(passage)))
+    text = " … ".join(passages)
     if len(text) > SOURCE_EXCERPT_CHARS:
         text = text[:SOURCE_EXCERPT_CHARS].rsplit(" ", 1)[0] + " …"
     title = registry.title_for(entry.source) or ""
@@ -191,7 +198,6 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
     # a model or the question survives into it.
     report = one_bullet_per_item(terminal_safe(sanitized.sanitized_report)).strip() + "\n"
     kept, removed = audit_entries(verification, sanitized)
-    kept = [with_source_text(entry, registry) for entry in kept]
     grounded = ground_report(
         report,
         original=state.get("final_report", ""),
@@ -204,11 +210,12 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
         status, reason = "unverified", "no_supported_claims"
     closed = close_up_sources(report, grounded.report, kept, grounded.claims)
     grounded = GroundedReport(closed.report, closed.claims)
+    kept = [with_source_text(entry, registry, closed.claims) for entry in closed.kept]
     return _Checked(
         closed.report,
         status,
         reason,
-        closed.kept,
+        kept,
         removed + closed.uncited,
         grounded,
         verification,

@@ -39,3 +39,20 @@ async def test_a_kept_citation_carries_the_passage_its_source_returned(
     assert (web.title, web.excerpt) == ("Alpha notes", PASSAGE)
     assert document.excerpt.startswith("word word")
     assert len(document.excerpt) <= SOURCE_EXCERPT_CHARS + 2
+
+
+async def test_the_passage_the_citing_sentence_rests_on_comes_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[Any] = []
+    monkeypatch.setattr("engine.nodes.verify.emit", events.append)
+    registry = SourceRegistry()
+    registry.add_document("guide.md", passage="An unrelated opening about installation steps.")
+    registry.add_passage("guide.md", "Beta is slow because it reads every record from disk.")
+    report = "Beta is slow because it reads every record from disk [1].\n\n## Sources\n[1] guide.md"
+    values = {**state(), "final_report": report, "registry": registry.to_dict()}
+    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="mark"))
+    config: RunnableConfig = {"configurable": {"thread_id": "ordered"}}
+    verify_citations(values, config, runtime)
+    ready = next(e for e in events if isinstance(e, ReportReady))
+    assert ready.kept_citations[0].excerpt.startswith("Beta is slow")
