@@ -43,7 +43,13 @@ from engine.sourcing.corroboration import corroborate
 from engine.sourcing.echo import without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.marker_place import markers_at_sentence_end
-from engine.sourcing.question_search import merged_results, same_query
+from engine.sourcing.question_search import (
+    NAMED_RESULTS,
+    merged_results,
+    naming,
+    same_query,
+    unnamed_names,
+)
 from engine.sourcing.related import about_the_subject, related_quote
 from engine.sourcing.source_numbers import (
     MARKER,
@@ -421,7 +427,8 @@ class _QuickNodes:
     async def _with_question_results(
         self, state: ShallowResearchState, results: list[BaseMessage]
     ) -> list[BaseMessage]:
-        """The first search's results, with what the question as asked finds beside them."""
+        """The first search's results, with what the question as asked finds beside them,
+        and a result naming each qualified name of the question that none names."""
         question = _question_of(list(state["messages"]))
         last = state["messages"][-1]
         calls = last.tool_calls if isinstance(last, AIMessage) else []
@@ -429,16 +436,27 @@ class _QuickNodes:
         search_tool = next((t for t in self.bound_tools if t.name == WEB_SEARCH_TOOL), None)
         if first is None or search_tool is None or not question.strip():
             return results
-        if same_query(str(first["args"].get("query", "")), question):
+        shown = next(
+            (m for m in results if isinstance(m, ToolMessage) and m.tool_call_id == first["id"]),
+            None,
+        )
+        if shown is None:
             return results
-        try:
-            extra = str(await search_tool.ainvoke({"query": question}))
-        except Exception:
-            # The model's own results stand; the extra search only ever adds.
-            return results
+        content = message_text(shown)
+        if not same_query(str(first["args"].get("query", "")), question):
+            content = merged_results(content, await _search(search_tool, question))
+        for name in unnamed_names(question, content):
+            found = await _search(search_tool, name.text)
+            content = merged_results(content, found, NAMED_RESULTS, naming(name))
         return [
-            message.model_copy(update={"content": merged_results(message_text(message), extra)})
-            if isinstance(message, ToolMessage) and message.tool_call_id == first["id"]
-            else message
+            message.model_copy(update={"content": content}) if message is shown else message
             for message in results
         ]
+
+
+async def _search(search_tool: BaseTool, query: str) -> str:
+    """The search tool's result text; "" when it fails: these searches only ever add."""
+    try:
+        return str(await search_tool.ainvoke({"query": query}))
+    except Exception:
+        return ""

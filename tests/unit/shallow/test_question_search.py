@@ -10,7 +10,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
 from engine.shallow.graph import build_shallow_graph, final_answer
-from engine.sourcing.question_search import merged_results, same_query
+from engine.sourcing.question_search import merged_results, naming, same_query, unnamed_names
 from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
 
 QUESTION = "Which placeholder styles does sqlite3 support?"
@@ -120,3 +120,53 @@ async def test_only_the_first_search_is_joined_by_the_question() -> None:
     await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
 
     assert corpus.queries == ["connection", QUESTION, "cursor"]
+
+
+DUMP = ("json — dump", "json.html", "json.dump(obj, fp) If ensure_ascii is true, escaped.")
+DUMPS = ("json — dumps", "json.html#dumps", "json.dumps(obj) Serialize obj to a str.")
+LOADS = ("json — loads", "json.html#loads", "json.loads(s) Deserialize a json str.")
+ENCODER = ("json — encoder", "json.html#enc", "json ensure_ascii: the guarantee when true.")
+
+
+class JsonCorpus(Corpus):
+    """The two passages sharing most words with the query, as a ranked index returns them."""
+
+    def _search(self, query: str) -> str:
+        self.queries.append(query)
+        words = _words(query)
+        ranked = sorted(
+            (p for p in (DUMP, LOADS, ENCODER, DUMPS) if words & _words(p[2])),
+            key=lambda p: -len(words & _words(p[2])),
+        )
+        return results(query, *ranked[:2]) if ranked else f'No results for "{query}".'
+
+
+def test_a_qualified_name_is_missing_until_a_result_names_it() -> None:
+    [name] = unnamed_names("What does json.dumps guarantee?", "json.dump(obj, fp) ...")
+    assert name.text == "json.dumps"
+    assert not unnamed_names("What does json.dumps guarantee?", "json.dumps(obj) ...")
+    # Named by its last part with its class before it, as documentation writes it.
+    assert not unnamed_names("What does asyncio.Queue.join() do?", "Queue.join() blocks")
+    assert not unnamed_names("Which styles does sqlite3 take?", "")  # nothing qualified
+
+
+async def test_a_name_no_result_names_is_searched_and_the_entry_naming_it_added() -> None:
+    corpus = JsonCorpus()
+    question = "What does json.dumps guarantee when ensure_ascii is true?"
+    model = RecordingChatModel.sequence(
+        [calls_message(search("ensure_ascii")), "It escapes non-ASCII characters [3]."]
+    )
+
+    await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(question)]})
+
+    assert corpus.queries == ["ensure_ascii", question, "json.dumps"]
+    [shown] = [m for m in model.calls[1].messages if isinstance(m, ToolMessage)]
+    assert "[3] json — dumps\nDocument: json.html#dumps\njson.dumps(obj)" in shown.text
+
+
+def test_of_the_names_results_only_one_that_names_it_is_added() -> None:
+    [name] = unnamed_names("What does json.dumps return?", "")
+    merged = merged_results(
+        results("q", DUMP), results("json.dumps", LOADS, DUMPS), 1, naming(name)
+    )
+    assert "[2] json — dumps" in merged and "json.loads" not in merged
