@@ -74,9 +74,14 @@ def merged_results(
 
 def unnamed_names(question: str, shown: str) -> list[Name]:
     """Qualified names of the question (`json.dumps`) that no result in `shown` names."""
-    return [name for name in code_names(question) if "." in name.text and not naming(name)(shown)][
-        :MAX_NAMES_SEARCHED
-    ]
+    # The results only: the header repeats the query, which may be the question itself.
+    named = naming_any("\n\n".join(_result_blocks(shown)))
+    missing = [name for name in code_names(question) if "." in name.text and not named(name)]
+    return missing[:MAX_NAMES_SEARCHED]
+
+
+def naming_any(text: str) -> Callable[[Name], bool]:
+    return lambda name: naming(name)(text)
 
 
 def naming(name: Name) -> Callable[[str], bool]:

@@ -142,11 +142,14 @@ class JsonCorpus(Corpus):
 
 
 def test_a_qualified_name_is_missing_until_a_result_names_it() -> None:
-    [name] = unnamed_names("What does json.dumps guarantee?", "json.dump(obj, fp) ...")
+    question = "What does json.dumps guarantee?"
+    # The header names it (the question was the query); the results do not.
+    [name] = unnamed_names(question, results(question, DUMP))
     assert name.text == "json.dumps"
-    assert not unnamed_names("What does json.dumps guarantee?", "json.dumps(obj) ...")
+    assert not unnamed_names(question, results("q", DUMPS))
     # Named by its last part with its class before it, as documentation writes it.
-    assert not unnamed_names("What does asyncio.Queue.join() do?", "Queue.join() blocks")
+    queue_join = ("Queues", "asyncio-queue.html", "Queue.join() blocks until all are done.")
+    assert not unnamed_names("What does asyncio.Queue.join() do?", results("q", queue_join))
     assert not unnamed_names("Which styles does sqlite3 take?", "")  # nothing qualified
 
 
