@@ -1,5 +1,5 @@
 """Deleting a session whose checkpoints live in PostgreSQL (CHECKPOINT_URL) removes its thread
-there, not only its files in DATA_DIR (issue 15: 16)."""
+there, not only its files in DATA_DIR."""
 
 from __future__ import annotations
 

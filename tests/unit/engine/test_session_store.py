@@ -1,4 +1,4 @@
-"""Stored session events and the sessions command (issue 15: 1, 16)."""
+"""Stored session events and the sessions command."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_sessions_piped_into_head_ends_without_a_traceback(tmp_path: Path) -> No
     assert b"BrokenPipe" not in errors and b"Traceback" not in errors
 
 
-# ---- deleting a session (issue 15: 16) ---------------------------------------------------
+# ---- deleting a session ---------------------------------------------------------------
 
 
 def checkpoint_threads(settings) -> set[str]:

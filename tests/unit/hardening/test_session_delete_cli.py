@@ -1,5 +1,5 @@
 """`deepresearch sessions --delete`: asks on a terminal, needs --yes elsewhere, refuses a
-running session (issue 15: 16)."""
+running session."""
 
 from __future__ import annotations
 

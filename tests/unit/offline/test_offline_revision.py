@@ -1,4 +1,4 @@
-"""The offline model reads the engine's revision and clarification formats (issue 15: 4, 12)."""
+"""The offline model reads the engine's revision and clarification formats."""
 
 from __future__ import annotations
 
