@@ -279,3 +279,15 @@ async def test_tracks_never_researched_say_so_in_the_plan_and_the_report(tmp_pat
         note = str(report.query_one("#report-coverage", Static).render())
         assert "1 plan track was not researched (enough evidence)" in note
         assert "Native coroutine syntax" in note
+
+
+async def test_a_zoomed_pane_says_the_question_it_hides(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=SMALL) as pilot:
+        await ask(pilot)
+        plan = app.screen.query_one(PlanPane)
+        assert app.screen.maximized is plan  # the plan under review fills the screen
+        assert QUESTION in str(plan.border_title)
+        await press_and_settle(pilot, "y")
+        assert app.screen.maximized is None
+        assert str(plan.border_title) == "1 Plan"

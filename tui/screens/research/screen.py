@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Vertical
@@ -69,6 +70,8 @@ class ResearchScreen(PersonRequests, EngineUpdates, ReaderDetails):
         super().__init__(link, clock=clock, export_dir=export_dir)
         # Set when the screen goes away: background indexing stops at the next file.
         self._stop_indexing = threading.Event()
+        # Each pane's own title, which a zoomed pane extends with the question.
+        self._pane_titles: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield StatusHeader(id="header")
@@ -225,6 +228,19 @@ class ResearchScreen(PersonRequests, EngineUpdates, ReaderDetails):
             parent = widget.parent
             widget = parent if isinstance(parent, Widget) else None
         return None
+
+    def watch_maximized(self, previous: Widget | None, maximized: Widget | None) -> None:
+        """A zoomed pane covers the question bar: its title says the question instead."""
+        self._title_with_question(previous, "")
+        self._title_with_question(maximized, self.view.question)
+
+    def _title_with_question(self, pane: Widget | None, question: str) -> None:
+        if pane is None or pane.id not in PANE_IDS:
+            return
+        title = self._pane_titles.setdefault(pane.id, str(pane.border_title or ""))
+        pane.border_title = (
+            Text.assemble(title, ("  asked ", "dim"), question) if question else title
+        )
 
     def toggle_zoom(self) -> None:
         """Zoom the focused pane to the whole screen, or restore the four panes."""
