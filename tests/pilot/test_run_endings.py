@@ -116,7 +116,7 @@ def shown_line(app: Any) -> str:
     return str(plain)
 
 
-async def test_at_80_columns_a_running_model_call_outranks_a_long_gate(tmp_path: Path) -> None:
+async def test_at_80_columns_a_running_model_call_and_the_gate_both_show(tmp_path: Path) -> None:
     hold = Hold()
     call = ModelCallProgress(
         role="researcher", state="generating", output_tokens=120, elapsed_seconds=35
@@ -130,8 +130,9 @@ async def test_at_80_columns_a_running_model_call_outranks_a_long_gate(tmp_path:
         await hold.reached.wait()
         await pilot.pause(0.2)
         plain = shown_line(app)
-        assert "120 tokens, 35s" in plain and "researcher" in plain, plain
-        assert "phase researching" in plain and "elapsed" in plain, plain
+        # During research the call says whose it is and for how long; the gate's counts stay.
+        assert "researcher 35s" in plain and "gate 2/5 records · 1/3 domains" in plain, plain
+        assert "researching" in plain and "elapsed" in plain, plain
         # The call over, the gate has the room again (without its long reason).
         app.screen.query_one(StatusHeader).show_model_call("")
         await pilot.pause()

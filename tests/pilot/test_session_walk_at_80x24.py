@@ -243,7 +243,7 @@ async def test_the_gate_counts_show_during_research_at_80_columns(tmp_path: Path
         await pilot.pause()
         line = str(app.screen.query_one("#status-line", Static).render())
         assert "gate 3/5 records" in line, line
-        assert "researching" in line, line
+        assert "researching" in line and "researcher 41s" in line, line
         hold.release.set()
 
 

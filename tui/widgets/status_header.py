@@ -24,8 +24,9 @@ _AFTER_RESEARCH = {"writing", "verifying", "done"}
 # out the reason, its shorter one the decision too (its counts stay). The phase and the
 # elapsed time always stay. A model call's line is live progress of a slow model: while one
 # runs it outranks the gate and the phase's detail, except during research, where the gate's
-# counts are what research works toward and stay; otherwise the gate's counts outrank the
-# phase's detail.
+# counts are what research works toward: there the call says only whose it is and for how
+# long, and the phase drops its "phase" label, so that both stay; otherwise the gate's counts
+# outrank the phase's detail.
 _Step = tuple[str, str]
 _FIT_STEPS: tuple[_Step, ...] = (
     ("drop", "name"),
@@ -41,7 +42,9 @@ _FIT_WITH_MODEL: tuple[_Step, ...] = (
 )
 _FIT_RESEARCHING_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "evidence"),
+    ("shorter", "model"),
     ("short", "phase"),
+    ("shorter", "phase"),
     ("drop", "model"),
     ("drop", "evidence"),
 )
@@ -81,6 +84,7 @@ class StatusHeader(Vertical):
         self._documents = ""
         self._model_call = ""
         self._model_call_short = ""
+        self._model_call_tiny = ""
         self._badge_ready = False
         # Records and domains in the ledger so far: the gate's counts between its reports.
         self._evidence: tuple[int, int] | None = None
@@ -126,11 +130,13 @@ class StatusHeader(Vertical):
         self._documents = text
         self._render_line()
 
-    def show_model_call(self, text: str, short: str = "") -> None:
+    def show_model_call(self, text: str, short: str = "", tiny: str = "") -> None:
         """What the model is doing on a long call ("writer model: writing… 120 tokens"), or "";
-        `short` says it in fewer cells, for a narrow terminal."""
+        `short` says it in fewer cells, for a narrow terminal, and `tiny` in fewer still
+        ("researcher 35s"), for a narrow terminal during research."""
         self._model_call = text
         self._model_call_short = short if text else ""
+        self._model_call_tiny = tiny if text else ""
         self._render_line()
 
     def show_offline(self, offline: bool) -> None:
@@ -150,7 +156,7 @@ class StatusHeader(Vertical):
         self._phase_label = ""
         self._gate, self._research_over, self._researching = None, False, False
         self._evidence = None
-        self._model_call = self._model_call_short = ""
+        self._model_call = self._model_call_short = self._model_call_tiny = ""
         self._render_line()
 
     def status_text(self) -> Text:
@@ -196,8 +202,11 @@ class StatusHeader(Vertical):
         if name == "evidence":
             return self._evidence_text(with_reason=False, with_decision=not shorter)
         if name == "model":
-            return self._model_text(self._model_call_short or self._model_call)
+            tiny = self._model_call_tiny if shorter else ""
+            return self._model_text(tiny or self._model_call_short or self._model_call)
         if name == "phase":
+            if shorter:
+                return Text(self._phase_label or "idle", style="bold")
             return self._phase_text(self._phase_label)
         return None
 

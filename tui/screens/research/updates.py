@@ -240,9 +240,12 @@ class EngineUpdates(ResearchScreenBase):
         from engine.progress_text import describe_model_call
 
         event = message.event
+        compact = describe_model_call(event, compact=True) or ""
+        alive = event.state in ("waiting", "generating")
         self.header.show_model_call(
             describe_model_call(event, short=True) or "",
-            describe_model_call(event, compact=True) or "",
+            compact,
+            f"{event.role} {event.elapsed_seconds:.0f}s" if alive else compact,
         )
 
     @for_session_on_screen
