@@ -26,7 +26,8 @@ def api_server(settings: Settings, *, engine_processes: int = 1) -> Iterator[str
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    # Generous: it waits for the engine process to import the engine, slow on a loaded machine.
+    deadline = time.monotonic() + 90
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the API server did not start")
