@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from langchain_core.runnables import RunnableConfig
-from langgraph.runtime import Runtime
 
 from engine.citations.registry import SourceRegistry
 from engine.citations.uncited import UNCITED_REASON
-from engine.events import ReportReady
-from engine.nodes.verify import verify_citations
-from tests.helpers.scripted_model import ScriptedChatModel
-from tests.unit.engine.test_report import deps, state
+from tests.unit.engine.verify_runs import report_ready
 
 ALPHA = "Alpha caches every lookup in memory, so a repeated lookup costs nothing."
 BETA = "Beta writes each record to disk before it answers."
@@ -24,8 +18,6 @@ GAMMA = "Gamma retries a failed request three times."
 async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events: list[Any] = []
-    monkeypatch.setattr("engine.nodes.verify.emit", events.append)
     registry = SourceRegistry()
     registry.add_document("alpha.md", "Alpha", ALPHA)
     registry.add_document("beta.md", "Beta", BETA)
@@ -36,11 +28,7 @@ async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
         "Gamma retries a failed request three times [3].\n\n## Sources\n"
         "[1] Alpha: alpha.md\n[2] Beta: beta.md\n[3] Gamma: gamma.md\n"
     )
-    values = {**state(), "final_report": report, "registry": registry.to_dict()}
-    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="strict"))
-    config: RunnableConfig = {"configurable": {"thread_id": "uncited"}}
-    verify_citations(values, config, runtime)
-    ready = next(e for e in events if isinstance(e, ReportReady))
+    ready = report_ready(tmp_path, monkeypatch, report, registry, "strict")
     assert "40 times" not in ready.report and "beta.md" not in ready.report
     assert "three times [2]." in ready.report and "[2] Gamma: gamma.md" in ready.report
     assert [(c.number, c.source) for c in ready.kept_citations] == [
