@@ -54,12 +54,7 @@ class GateResult:
 def evaluate_gate(
     records: list[EvidenceRecord], *, min_records: int, min_domains: int
 ) -> GateResult:
-    """Judge the ledger against the thresholds; the reason names every shortfall.
-
-    A claim two research units both recorded counts once: two units quoting the same passage
-    have not found twice the evidence.
-    """
-    records = distinct_claims(records)
+    """Judge the ledger against the thresholds; the reason names every shortfall."""
     cited = [record for record in records if record.source_urls]
     domains = source_domains(cited)
     shortfalls: list[str] = []
@@ -71,18 +66,6 @@ def evaluate_gate(
         shortfalls.append(f"{_count(len(domains), 'distinct source domain')}, need {min_domains}")
     reason = "; ".join(shortfalls) if shortfalls else None
     return GateResult(not shortfalls, reason, len(records), len(cited), domains)
-
-
-def distinct_claims(records: list[EvidenceRecord]) -> list[EvidenceRecord]:
-    """The records with a claim no earlier record made (case and spacing aside)."""
-    seen: set[str] = set()
-    distinct = []
-    for record in records:
-        claim = " ".join(record.claim.split()).casefold()
-        if claim not in seen:
-            seen.add(claim)
-            distinct.append(record)
-    return distinct
 
 
 def _count(number: int, noun: str) -> str:
