@@ -2,9 +2,10 @@
 
 Grounding removes the sentences their sources do not support. A source cited only by those
 sentences would stay listed with nothing in the report pointing at it, and be counted as a
-kept citation though the report no longer rests on it. It leaves the list, the sources still
-cited are numbered 1..k again (markers and list together, in one pass), and the caller moves
-its audit entry to the removed ones with `UNCITED_REASON`.
+kept citation though the report no longer rests on it; so would a source the writer listed
+and never cited. Such sources leave the list, the sources still cited are numbered 1..k again
+(markers and list together, in one pass), and the caller moves their audit entries to the
+removed ones with `UNCITED_REASON` or `NEVER_CITED_REASON`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from engine.citations.parse import (
 )
 
 UNCITED_REASON = "cited_only_by_removed_sentences"
+NEVER_CITED_REASON = "never_cited"
 
 
 @dataclass(frozen=True)
@@ -47,19 +49,17 @@ def _cited(prose_blocks: list[tuple[int, str]], known: set[int]) -> set[int]:
     return cited
 
 
-def drop_uncited_sources(report: str, candidates: Collection[int]) -> ClosedUp:
-    """`report` without the sources list entries among `candidates` that its prose no longer
-    cites, the rest renumbered 1..k.
+def drop_uncited_sources(report: str, candidates: Collection[int] | None = None) -> ClosedUp:
+    """`report` without the sources list entries (among `candidates`, when given) that its
+    prose does not cite, the rest renumbered 1..k.
 
-    `candidates` are the numbers the report cited before its sentences were removed: a source
-    the writer listed without citing it is not the removals' doing and stays. A report whose
-    prose cites nothing is left as it is: its banner says nothing is verified, and the list
-    shows what was retrieved.
+    A report whose prose cites nothing is left as it is: its banner says nothing is verified,
+    and the list shows what was retrieved.
     """
     parsed = parse_report(report)
     known = parsed.entry_numbers
     cited = _cited(parsed.prose_blocks(), known)
-    gone = (known & set(candidates)) - cited
+    gone = (known if candidates is None else known & set(candidates)) - cited
     if not cited or not gone:
         return ClosedUp(report)
     replacements: dict[int, str | None] = {}
@@ -76,7 +76,8 @@ def drop_uncited_sources(report: str, candidates: Collection[int]) -> ClosedUp:
         new_number = renumbered.setdefault(block.number, len(renumbered) + 1)
         if new_number != block.number:
             replacements[index] = block.render(number=new_number)
-    for heading in parsed.headings_left_empty(set(replacements)):
+    removed = {index for index, value in replacements.items() if value is None}
+    for heading in parsed.headings_left_empty(removed):
         replacements[heading] = None
     for index, prose in parsed.body_blocks():
         rewritten = rewrite_body(prose, renumbered.get, known, superscripts=False)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.citations.uncited import UNCITED_REASON, cited_numbers, drop_uncited_sources
+from engine.citations.uncited import (
+    NEVER_CITED_REASON,
+    UNCITED_REASON,
+    cited_numbers,
+    drop_uncited_sources,
+)
 from engine.events import CitationAuditEntry, ClaimSupport
 
 
@@ -21,15 +26,21 @@ class Renumbered:
 def close_up_sources(
     before: str, grounded: str, kept: list[CitationAuditEntry], claims: list[ClaimSupport]
 ) -> Renumbered:
-    """`grounded` without the sources its removed sentences alone cited (`before` is the
-    report grounding read); kept citations and claims renumbered as the report now shows."""
-    closed = drop_uncited_sources(grounded, candidates=cited_numbers(before))
+    """`grounded` without the sources no sentence cites (`before` is the report grounding
+    read: a source cited there lost its sentences to grounding; one not cited there never
+    was); kept citations and claims renumbered as the report now shows."""
+    closed = drop_uncited_sources(grounded)
     if not closed.dropped:
         return Renumbered(grounded, kept, [], claims)
     dropped = set(closed.dropped)
+    cited_before = cited_numbers(before)
     still = [e for e in kept if e.number not in dropped]
     uncited = [
-        CitationAuditEntry(number=e.number, source=e.source, reason=UNCITED_REASON)
+        CitationAuditEntry(
+            number=e.number,
+            source=e.source,
+            reason=UNCITED_REASON if e.number in cited_before else NEVER_CITED_REASON,
+        )
         for e in kept
         if e.number in dropped
     ]

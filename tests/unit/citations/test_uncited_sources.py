@@ -23,9 +23,16 @@ def test_a_source_no_longer_cited_leaves_and_later_ones_move_up() -> None:
     assert cited_numbers(closed.report) == {1, 2}
 
 
-def test_a_source_the_writer_listed_without_citing_it_stays() -> None:
+def test_only_candidates_may_go() -> None:
     closed = drop_uncited_sources(REPORT, candidates={1, 3})
     assert closed.report == REPORT and not closed.dropped
+    assert drop_uncited_sources(REPORT).dropped == (2,)  # any entry, by default
+
+
+def test_the_heading_stays_when_every_entry_left_is_renumbered() -> None:
+    report = "Locks guard shared state [2].\n\n## Sources\n[1] Queues: q.html\n[2] Locks: l.html\n"
+    closed = drop_uncited_sources(report)
+    assert closed.report == "Locks guard shared state [1].\n\n## Sources\n[1] Locks: l.html\n"
 
 
 def test_a_report_that_cites_nothing_keeps_its_list() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.citations.registry import SourceRegistry
-from engine.citations.uncited import UNCITED_REASON
+from engine.citations.uncited import NEVER_CITED_REASON, UNCITED_REASON
 from tests.unit.engine.verify_runs import report_ready
 
 ALPHA = "Alpha caches every lookup in memory, so a repeated lookup costs nothing."
@@ -38,3 +38,21 @@ async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
     assert [(c.source, c.reason) for c in ready.removed_citations] == [("beta.md", UNCITED_REASON)]
     numbers = {claim.text.split()[0]: claim.numbers for claim in ready.claims}
     assert numbers == {"Alpha": [1], "Beta": [], "Gamma": [2]}
+
+
+async def test_a_source_the_writer_listed_but_never_cited_leaves_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    registry = SourceRegistry()
+    registry.add_document("alpha.md", "Alpha", ALPHA)
+    registry.add_document("gamma.md", "Gamma", GAMMA)
+    report = (
+        "Gamma retries a failed request three times [2].\n\n## Sources\n"
+        "[1] Alpha: alpha.md\n[2] Gamma: gamma.md\n"
+    )
+    ready = report_ready(tmp_path, monkeypatch, report, registry, "strict")
+    assert ready.report.endswith("three times [1].\n\n## Sources\n[1] Gamma: gamma.md\n")
+    assert [(c.number, c.source) for c in ready.kept_citations] == [(1, "gamma.md")]
+    assert [(c.source, c.reason) for c in ready.removed_citations] == [
+        ("alpha.md", NEVER_CITED_REASON)
+    ]
