@@ -24,6 +24,14 @@ INDEX_NAME = "index.sqlite"  # Settings.index_db_path's file name
 
 _lock = threading.Lock()
 _built: Path | None = None
+_folder: Path | None = None
+
+
+def build_in(folder: Path) -> None:
+    """Build the index in `folder` when it is first needed (pytest's own temporary folder,
+    which pytest cleans up; xdist workers never run `atexit`)."""
+    global _folder
+    _folder = folder
 
 
 def is_sample_corpus(documents: Path | str) -> bool:
@@ -49,9 +57,11 @@ def _built_once() -> Path:
     global _built
     with _lock:
         if _built is None:
-            folder = tempfile.mkdtemp(prefix="sample-index-")
-            atexit.register(shutil.rmtree, folder, ignore_errors=True)
-            path = Path(folder) / INDEX_NAME
+            folder = _folder
+            if folder is None:  # outside pytest: a subprocess a test started
+                folder = Path(tempfile.mkdtemp(prefix="sample-index-"))
+                atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            path = folder / INDEX_NAME
             LocalIndex(path, SAMPLES).refresh()
             _built = path
         return _built

@@ -1,0 +1,12 @@
+"""Setup shared by every test folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.sample_index import build_in
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sample_index_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    build_in(tmp_path_factory.mktemp("sample-index"))
