@@ -76,8 +76,24 @@ def unnamed_names(question: str, shown: str) -> list[Name]:
     """Qualified names of the question (`json.dumps`) that no result in `shown` names."""
     # The results only: the header repeats the query, which may be the question itself.
     named = naming_any("\n\n".join(_result_blocks(shown)))
-    missing = [name for name in code_names(question) if "." in name.text and not named(name)]
+    missing = [name for name in code_names(question) if _qualified(name) and not named(name)]
     return missing[:MAX_NAMES_SEARCHED]
+
+
+# Parts of two characters or more, so not `e.g` or `i.e`; not a file (`setup.py`) or a host.
+_QUALIFIED = re.compile(r"[a-z_$][\w$]+(?:\.[a-z_$][\w$]+)+")
+_NOT_A_NAME_END = frozenset(
+    {"py", "js", "ts", "md", "json", "html", "htm", "txt", "toml", "yaml", "yml", "cfg", "ini"}
+    | {"com", "org", "net", "io", "dev", "edu", "gov"}
+)
+
+
+def _qualified(name: Name) -> bool:
+    """Whether `name` is a qualified code name (`json.dumps`, `asyncio.Queue.join`)."""
+    return (
+        _QUALIFIED.fullmatch(name.text) is not None
+        and name.text.rsplit(".", 1)[-1] not in _NOT_A_NAME_END
+    )
 
 
 def naming_any(text: str) -> Callable[[Name], bool]:

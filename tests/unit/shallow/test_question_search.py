@@ -151,6 +151,13 @@ def test_a_qualified_name_is_missing_until_a_result_names_it() -> None:
     queue_join = ("Queues", "asyncio-queue.html", "Queue.join() blocks until all are done.")
     assert not unnamed_names("What does asyncio.Queue.join() do?", results("q", queue_join))
     assert not unnamed_names("Which styles does sqlite3 take?", "")  # nothing qualified
+    # Abbreviations, files and hosts are no names to search for.
+    for question in (
+        "What, e.g. for a queue, blocks?",
+        "What does setup.py do?",
+        "Is example.com up?",
+    ):
+        assert not unnamed_names(question, "")
 
 
 async def test_a_name_no_result_names_is_searched_and_the_entry_naming_it_added() -> None:
