@@ -128,6 +128,8 @@ async def test_units_reported_cancelled_show_cancelled_not_running(tmp_path: Pat
         table = app.screen.query_one(UnitsTable)
         status = str(table.get_cell("u1", "status"))
         assert status == "stopped"
+        header = app.screen.query_one(StatusHeader).status_text().plain
+        assert "stopped; resume to continue" in header and header.count("stopped") == 1, header
 
 
 async def test_cancelled_engine_run_reports_unfinished_units() -> None:

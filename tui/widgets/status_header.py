@@ -100,7 +100,10 @@ class StatusHeader(Vertical):
     def show_phase(self, phase: str, detail: str = "") -> None:
         label = phase_label(phase)
         self._phase_label = label
-        self._phase = f"{label} · {detail}" if detail else label
+        # A detail that opens with the phase's own word says it once ("stopped; resume to
+        # continue", not "stopped · stopped; resume to continue").
+        said = detail.casefold().startswith(label.casefold())
+        self._phase = detail if said else f"{label} · {detail}" if detail else label
         self._research_over = phase in _AFTER_RESEARCH
         self._researching = phase == "researching"
         self._render_line()
