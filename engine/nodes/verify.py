@@ -114,7 +114,8 @@ def with_source_text(
 ) -> CitationAuditEntry:
     """A kept citation with its source's title and the text the source returned, the
     passages closest to the sentences citing it first."""
-    cited = content_tokens(" ".join(c.text for c in claims if entry.number in c.numbers))
+    kept = [c for c in claims if c.action != "removed" and entry.number in c.numbers]
+    cited = content_tokens(" ".join(c.text for c in kept))
     passages = registry.related_passages(entry.source)
     passages.sort(key=lambda passage: -len(cited & content_tokens(passage)))
     text = " … ".join(passages)

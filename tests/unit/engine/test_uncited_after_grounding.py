@@ -56,3 +56,21 @@ async def test_a_source_the_writer_listed_but_never_cited_leaves_too(
     assert [(c.source, c.reason) for c in ready.removed_citations] == [
         ("alpha.md", NEVER_CITED_REASON)
     ]
+
+
+async def test_a_removed_sentence_does_not_choose_the_passage_shown_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    registry = SourceRegistry()
+    registry.add_document("guide.md", "Guide", "Beta is slow because it reads every record.")
+    registry.add_passage(
+        "guide.md", "Gamma retries failed network requests with backoff, jitter and breakers."
+    )
+    report = (
+        "Beta is slow because it reads every record [1]. "
+        "Gamma retries failed network requests 40 times with backoff, jitter and breakers [1]."
+        "\n\n## Sources\n[1] Guide: guide.md\n"
+    )
+    ready = report_ready(tmp_path, monkeypatch, report, registry, "strict")
+    assert "40 times" not in ready.report
+    assert ready.kept_citations[0].excerpt.startswith("Beta is slow")
