@@ -384,3 +384,22 @@ async def test_zoomed_ledger_shows_whole_claims(tmp_path: Path) -> None:
         table = ledger.query_one("#ledger-table")
         claim = table.columns[next(k for k in table.columns if k.value == "claim")]  # type: ignore[attr-defined]
         assert claim.width >= 80
+
+
+async def test_a_new_session_shows_the_panes_as_the_app_opened_them(tmp_path: Path) -> None:
+    app, _ = make_app(tmp_path, ScriptedDriver(full_story()))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        opened = {
+            pane: str(app.screen.query_one(f"#{pane}", Static).render())
+            for pane in ("plan-summary", "report-status")
+        }
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        assert app.screen.query_one(ReportPane).report is not None
+        await press_and_settle(pilot, "ctrl+n")
+        after = {
+            pane: str(app.screen.query_one(f"#{pane}", Static).render())
+            for pane in ("plan-summary", "report-status")
+        }
+        assert after == opened and "appears here" in opened["report-status"]

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from engine.schemas import PlanDecision, ResearchPlan
     from tui.view.plan_draft import PlanDraft
 
+NO_PLAN_YET = "No plan yet. Ask a question below."
 _REVIEW_ACTIONS = {
     "cursor_up",
     "cursor_down",
@@ -89,7 +90,7 @@ class PlanPane(Vertical, can_focus=True):
         self._unresearched: tuple[set[str], str] = (set(), "")
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("No plan yet. Ask a question below.", style="dim"), id="plan-summary")
+        yield Static(Text(NO_PLAN_YET, style="dim"), id="plan-summary")
         # The scope scrolls with the tracks: in a pane a few rows high, a long scope would
         # otherwise fill it and leave the tracks out of reach.
         with VerticalScroll(id="plan-body", can_focus=False):
@@ -148,7 +149,7 @@ class PlanPane(Vertical, can_focus=True):
         self.draft, self.reviewing, self.cursor, self._editor = None, False, 0, None
         self.approved_edited = False
         self._unresearched = (set(), "")
-        self.query_one("#plan-summary", Static).update(Text("No plan yet.", style="dim"))
+        self.query_one("#plan-summary", Static).update(Text(NO_PLAN_YET, style="dim"))
         self._show_scope("")
         self.query_one("#plan-tracks", Vertical).remove_children()
         self._notice("")

@@ -38,6 +38,7 @@ _NEEDS_REPORT = {
     "previous_match",
 }
 # What the pane says while there is no report yet, by the phase the engine reported.
+NO_REPORT_YET = "The report appears here when research is done."
 _WAITING = {
     "researching": "Research in progress: the report is written once the evidence gate passes.",
     "quick_research": "Quick research in progress: the answer appears here when it is verified.",
@@ -108,9 +109,7 @@ class ReportPane(Vertical, can_focus=True):
             coverage.display = False
             yield coverage
         yield Input(placeholder="Search the report, Enter finds", id="report-search")
-        yield Static(
-            Text("The report appears here when research is done.", style="dim"), id="report-status"
-        )
+        yield Static(Text(NO_REPORT_YET, style="dim"), id="report-status")
 
     # ---- what the engine sends ---------------------------------------------------------
 
@@ -137,7 +136,7 @@ class ReportPane(Vertical, can_focus=True):
     def show_phase(self, phase: str) -> None:
         """Say what the engine is doing while there is no report yet."""
         if self.report is None:
-            waiting = _WAITING.get(phase, "The report appears here when research is done.")
+            waiting = _WAITING.get(phase, NO_REPORT_YET)
             self.query_one("#report-status", Static).update(Text(waiting, style="dim"))
 
     def show_unresearched(self, titles: list[str], reason: str) -> None:
@@ -158,7 +157,7 @@ class ReportPane(Vertical, can_focus=True):
         if self.body is not None:
             self.body.update("")
         self.border_subtitle = ""
-        self.query_one("#report-status", Static).update(Text(""))
+        self.query_one("#report-status", Static).update(Text(NO_REPORT_YET, style="dim"))
         self.refresh_bindings()
 
     def _reset_search(self) -> None:
