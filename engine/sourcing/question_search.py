@@ -75,8 +75,8 @@ def merged_results(
 def unnamed_names(question: str, shown: str) -> list[Name]:
     """Qualified names of the question (`json.dumps`) that no result in `shown` names."""
     # The results only: the header repeats the query, which may be the question itself.
-    named = naming_any("\n\n".join(_result_blocks(shown)))
-    missing = [name for name in code_names(question) if _qualified(name) and not named(name)]
+    passages = "\n\n".join(_result_blocks(shown))
+    missing = [n for n in code_names(question) if _qualified(n) and not naming(n)(passages)]
     return missing[:MAX_NAMES_SEARCHED]
 
 
@@ -94,10 +94,6 @@ def _qualified(name: Name) -> bool:
         _QUALIFIED.fullmatch(name.text) is not None
         and name.text.rsplit(".", 1)[-1] not in _NOT_A_NAME_END
     )
-
-
-def naming_any(text: str) -> Callable[[Name], bool]:
-    return lambda name: naming(name)(text)
 
 
 def naming(name: Name) -> Callable[[str], bool]:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from langchain_core.runnables import RunnableConfig
-from langgraph.runtime import Runtime
 
 from engine.citations.registry import SourceRegistry
-from engine.events import ReportReady
-from engine.nodes.verify import SOURCE_EXCERPT_CHARS, verify_citations
-from tests.helpers.scripted_model import ScriptedChatModel
-from tests.unit.engine.test_report import deps, state
+from engine.nodes.verify import SOURCE_EXCERPT_CHARS
+from tests.unit.engine.verify_runs import report_ready
 
 PASSAGE = "Alpha is fast because it caches every lookup in memory."
 
@@ -21,8 +16,6 @@ PASSAGE = "Alpha is fast because it caches every lookup in memory."
 async def test_a_kept_citation_carries_the_passage_its_source_returned(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events: list[Any] = []
-    monkeypatch.setattr("engine.nodes.verify.emit", events.append)
     registry = SourceRegistry()
     registry.add_url("https://a.example.org/1", title="Alpha notes", passage=PASSAGE)
     registry.add_document("guide.md", passage="word " * 2_000)
@@ -30,11 +23,7 @@ async def test_a_kept_citation_carries_the_passage_its_source_returned(
         "Alpha is fast [1]. The guide says so [2].\n\n## Sources\n"
         "[1] https://a.example.org/1\n[2] guide.md"
     )
-    values = {**state(), "final_report": report, "registry": registry.to_dict()}
-    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="off"))
-    config: RunnableConfig = {"configurable": {"thread_id": "excerpts"}}
-    verify_citations(values, config, runtime)
-    ready = next(e for e in events if isinstance(e, ReportReady))
+    ready = report_ready(tmp_path, monkeypatch, report, registry, "off")
     web, document = ready.kept_citations
     assert (web.title, web.excerpt) == ("Alpha notes", PASSAGE)
     assert document.excerpt.startswith("word word")
@@ -44,15 +33,9 @@ async def test_a_kept_citation_carries_the_passage_its_source_returned(
 async def test_the_passage_the_citing_sentence_rests_on_comes_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events: list[Any] = []
-    monkeypatch.setattr("engine.nodes.verify.emit", events.append)
     registry = SourceRegistry()
     registry.add_document("guide.md", passage="An unrelated opening about installation steps.")
     registry.add_passage("guide.md", "Beta is slow because it reads every record from disk.")
     report = "Beta is slow because it reads every record from disk [1].\n\n## Sources\n[1] guide.md"
-    values = {**state(), "final_report": report, "registry": registry.to_dict()}
-    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="mark"))
-    config: RunnableConfig = {"configurable": {"thread_id": "ordered"}}
-    verify_citations(values, config, runtime)
-    ready = next(e for e in events if isinstance(e, ReportReady))
+    ready = report_ready(tmp_path, monkeypatch, report, registry, "mark")
     assert ready.kept_citations[0].excerpt.startswith("Beta is slow")

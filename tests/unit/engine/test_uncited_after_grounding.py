@@ -13,15 +13,20 @@ from tests.unit.engine.verify_runs import report_ready
 ALPHA = "Alpha caches every lookup in memory, so a repeated lookup costs nothing."
 BETA = "Beta writes each record to disk before it answers."
 GAMMA = "Gamma retries a failed request three times."
+DOCUMENTS = {"alpha.md": ("Alpha", ALPHA), "beta.md": ("Beta", BETA), "gamma.md": ("Gamma", GAMMA)}
+
+
+def registry_of(*keys: str) -> SourceRegistry:
+    registry = SourceRegistry()
+    for key in keys:
+        registry.add_document(key, *DOCUMENTS[key])
+    return registry
 
 
 async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    registry = SourceRegistry()
-    registry.add_document("alpha.md", "Alpha", ALPHA)
-    registry.add_document("beta.md", "Beta", BETA)
-    registry.add_document("gamma.md", "Gamma", GAMMA)
+    registry = registry_of("alpha.md", "beta.md", "gamma.md")
     report = (
         "Alpha caches every lookup in memory [1]. "
         "Beta writes each record to disk 40 times before it answers [2]. "
@@ -43,9 +48,7 @@ async def test_the_source_of_a_removed_sentence_leaves_and_the_rest_move_up(
 async def test_a_source_the_writer_listed_but_never_cited_leaves_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    registry = SourceRegistry()
-    registry.add_document("alpha.md", "Alpha", ALPHA)
-    registry.add_document("gamma.md", "Gamma", GAMMA)
+    registry = registry_of("alpha.md", "gamma.md")
     report = (
         "Gamma retries a failed request three times [2].\n\n## Sources\n"
         "[1] Alpha: alpha.md\n[2] Gamma: gamma.md\n"
