@@ -4,9 +4,9 @@ For every question, each fact pattern must occur (case-insensitive) in the text 
 extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
 
-Five sets: the shipped one over docs/samples (Python documentation, HTML), and four more
-over Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
-documentation pages, undici API pages).
+Six sets: the shipped one over docs/samples (Python documentation, HTML), four more over
+Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
+documentation pages, undici API pages), and one over HTML pages of the SQLite documentation.
 """
 
 from __future__ import annotations
