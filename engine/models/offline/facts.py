@@ -51,9 +51,14 @@ _DEFAULT_Q = re.compile(r"\bdefaults?\b|\bby default\b", re.I)
 _CONSEQUENCE_Q = re.compile(
     r"\bwhat\s+(?:happens|can go wrong|goes wrong)\b|"
     r"\bwhat\s+(?:can|could|may|might|will|would)\s+happen\b|"
-    r"\bwhat\s+(?:is|are)\s+the\s+(?:result|effect|outcome)",
+    r"\bwhat\s+(?:is|are)\s+the\s+(?:result|effect|outcome)|"
+    # "What is returned when …", "What does the pragma return if …": what comes back.
+    r"\bwhat\s+(?:is|are)\s+returned\b|\bwhat\s+does\s+[^?]{1,80}?\breturn\s+(?:when|if)\b",
     re.I,
 )
+# The condition of a question that asks what happens: "… when an insert would grow the file
+# beyond its maximum number of pages?" (its words say when, not what is asked).
+_CONDITION_Q = re.compile(r"\b(?:when|if|once|after)\b[^?]*", re.I)
 
 _VERSION_RE = re.compile(
     r"\b(?:version|versions|since|added|introduced|new in|changed in|deprecated|removed)\b"
@@ -149,7 +154,7 @@ def fact_kinds(question: str) -> frozenset[str]:
         kinds.add(NAME)
     elif _VERSION_Q.search(question):
         kinds.add(VERSION)
-    elif _NUMBER_Q.search(question):
+    elif _NUMBER_Q.search(_CONDITION_Q.sub(" ", question) if consequence else question):
         kinds.add(NUMBER)
     elif _NAME_Q.search(question) and not consequence:
         # "What happens when … the copytruncate option is used?" asks for what happens, not
