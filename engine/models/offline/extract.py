@@ -21,6 +21,9 @@ _REFERS_BACK_RE = re.compile(
 )
 
 
+# How much of the code example after a statement's colon counts as its context.
+_EXAMPLE_CHARS = 160
+
 # A label that begins with a number or a version: `7.x`, `v18.x`, `3.11`, `≥20`.
 _NUMERIC_LABEL_RE = re.compile(r"^\W{0,2}v?\d")
 
@@ -115,12 +118,25 @@ def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
                         # "To overcome this, the logMethod hook can be used.": what "this" is
                         # was said just before.
                         context = f"{context} {previous}".strip()
+                    context = f"{context} {_example_after(text, sentence.text)}".strip()
                     found.append(Candidate(text, index, position, context, said, page))
                     position += 1
                     previous = said or text
                 if not quotes:
                     previous = sentence.text
     return found
+
+
+def _example_after(quote: str, text: str) -> str:
+    """The code example a quoted statement's colon introduced ("Accessing them in the browser
+    throws a TypeError: js pino.destination('./file') …"): what it shows is what the statement
+    is about. Empty for any other quote."""
+    if not quote.endswith(".") or quote == text:
+        return ""
+    at = text.find(f"{quote[:-1].rstrip()}:")
+    if at < 0:
+        return ""
+    return text[at + len(quote) : at + len(quote) + _EXAMPLE_CHARS]
 
 
 def _page_words(source: Source) -> str:

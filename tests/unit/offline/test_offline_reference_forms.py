@@ -26,3 +26,18 @@ def test_what_is_returned_under_a_condition_asks_for_a_consequence_not_a_number(
     assert quotes[0].text == (
         "A write that would grow the archive larger than this will return ARCHIVE_FULL."
     )
+
+
+def test_the_example_a_statements_colon_introduces_is_what_it_is_about() -> None:
+    passage = (
+        "The embedded build leaves out the parts of the library that need a disk. Calling "
+        "them in the embedded build raises a LookupError, because the export is missing: js "
+        "const store = require('store') store.openFile('./data') // LookupError: "
+        "store.openFile is not a function The following calls work in both builds: | Call | "
+        "Note | | --- | --- | | store.get() | Reads a key. |"
+    )
+    question = "What happens when store.openFile is called in the embedded build?"
+    quotes = best_quotes([Source("embedded.md", "Embedded", False, [passage])], question, limit=1)
+    assert quotes[0].text == (
+        "Calling them in the embedded build raises a LookupError, because the export is missing."
+    )
