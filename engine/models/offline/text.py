@@ -73,6 +73,9 @@ _PROSE_SEMICOLON_RE = re.compile(r"(?<=[a-z,)])\s*;(?=\s+[a-z]+[\s,])")
 # A spaced dash between two clauses of words (`… copying and truncating - the truncate may
 # …`) is prose too; one between code or numbers (`now - startTime`, `a - 1`) is not.
 _PROSE_DASH_RE = re.compile(r"(?<=[a-z]{3}) - (?=[a-z]+ [a-z]+\b)")
+# A release and its date joined by a spaced dash ("before version 3.7.11 - 2012-03-20") is
+# prose as well: a date is no operand.
+_RELEASE_DATE_DASH_RE = re.compile(r"(?<![\w.])(v?\d+(?:\.\d+)+) - (?=\d{4}-\d\d-\d\d\b)")
 _EXAMPLE_TAIL_RE = re.compile(r",?\s+\(?(?:e\.g\.|for example)[,:]?\s+(?P<tail>.+)$", re.I)
 # A full stop followed by a lower-case word (`exits. mjs import …`) and code that ends before
 # a capitalised word starts a sentence (`… 'foo.HTML' A TypeError is thrown …`).
@@ -246,7 +249,7 @@ def quotable(sentence: str, *, short_ok: bool = False) -> bool:
         return False
     prose = _SETTING_RE.sub("setting", LITERAL_LIST_RE.sub("value", sentence))
     prose = _PROSE_SEMICOLON_RE.sub(",", prose)
-    prose = _PROSE_DASH_RE.sub(", ", prose)
+    prose = _PROSE_DASH_RE.sub(", ", _RELEASE_DATE_DASH_RE.sub(r"\1, ", prose))
     if _CITATION_MARK_RE.search(prose) or "://" in sentence:
         return False
     if any(token in prose for token in _CODE_MARKERS) or sentence.endswith(":."):

@@ -1,11 +1,13 @@
 """Forms of HTML reference pages the offline model must read: a question that asks what comes
-back under a condition, whose condition names a quantity it does not ask for."""
+back under a condition, whose condition names a quantity it does not ask for; a statement whose
+colon introduces the example it is about; a release and its date joined by a dash."""
 
 from __future__ import annotations
 
 from engine.models.offline.extract import best_quotes
 from engine.models.offline.facts import CONSEQUENCE, fact_kinds
 from engine.models.offline.sources import Source
+from engine.models.offline.text import quotable
 
 
 def test_what_is_returned_under_a_condition_asks_for_a_consequence_not_a_number() -> None:
@@ -41,3 +43,13 @@ def test_the_example_a_statements_colon_introduces_is_what_it_is_about() -> None
     assert quotes[0].text == (
         "Calling them in the embedded build raises a LookupError, because the export is missing."
     )
+
+
+def test_a_release_and_its_date_joined_by_a_dash_are_prose() -> None:
+    assert quotable(
+        "In old releases of the server (before version 2.4.10 - 2011-06-02) a reload would "
+        "drop every open connection."
+    )
+    # A dash between numbers is still arithmetic, and a release before a number no date.
+    assert not quotable("The elapsed time is written as end - 2011 in every one of the logs.")
+    assert not quotable("Subtract them as 2.4 - 10 to find how many of the days are left.")
