@@ -28,6 +28,9 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _CAPITALS_RE = re.compile(r"^[A-Z]{3,}$")
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+# A release written in full (`3.12.0`, `v2.4.10`) is a word of its own: a question that names
+# one is about what happened in it. Two parts (`3.14`) may be any decimal number.
+_RELEASE_TERM_RE = re.compile(r"(?<![\w.])v?(\d+\.\d+\.\d+)(?![\w.]*\w)")
 _CODE_NAME_RE = re.compile(r"\w[._]\w|[a-z][A-Z]|^[A-Z][A-Z0-9]{2,}$|^--?\w|\(\)$")
 # Where a code name joins words: `a.b`, `a_b`, `aB`; and the words it is made of.
 _NAME_JOINT_RE = re.compile(r"[._][A-Za-z]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
@@ -191,6 +194,7 @@ def _terms(text: str) -> frozenset[str]:
                 lowered = part.lower()
                 if len(lowered) > 1 and lowered not in STOPWORDS:
                     found.add(term_stem(lowered))
+    found.update(f"v{match.group(1)}" for match in _RELEASE_TERM_RE.finditer(text))
     return frozenset(found)
 
 

@@ -53,3 +53,15 @@ def test_a_release_and_its_date_joined_by_a_dash_are_prose() -> None:
     # A dash between numbers is still arithmetic, and a release before a number no date.
     assert not quotable("The elapsed time is written as end - 2011 in every one of the logs.")
     assert not quotable("Subtract them as 2.4 - 10 to find how many of the days are left.")
+
+
+def test_a_release_the_question_names_is_a_word_of_the_match() -> None:
+    passage = (
+        "The SERVER_DEFAULT_BLOCK_SIZE build option can be used to change the default block "
+        "size given to new archives. For many years the default block size was 512 bytes, "
+        "but beginning with release 2.14.0 (2019-03-29), the default block size grew to 8192. "
+        "The default block size suits most archives."
+    )
+    question = "What is the default block size of a new archive since release 2.14.0?"
+    quotes = best_quotes([Source("blocks.html", "Blocks", False, [passage])], question, limit=1)
+    assert "8192" in quotes[0].text
