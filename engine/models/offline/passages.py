@@ -259,6 +259,9 @@ def _table_rows(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
         return None
     columns = separator.group(0).count("|") - 1
     row_re = re.compile(r"\s*\|" + r"([^|]*)\|" * columns)
+    # A row may leave out its closing pipe (`| ERR_NETWORK | Network issue.` run into the next
+    # row): its last cell then ends where the next row's first pipe begins.
+    open_row_re = re.compile(r"\s*\|" + r"([^|]*)\|" * (columns - 1) + r"([^|]*)")
     header_start = text.rfind("|", 0, separator.start())
     for _ in range(columns):
         header_start = text.rfind("|", 0, header_start)
@@ -268,7 +271,7 @@ def _table_rows(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
     names = [clean_markup(cell).strip() for cell in header.groups()]
     rows: list[tuple[str, str]] = []
     position = separator.end()
-    while (row := row_re.match(text, position)) is not None:
+    while (row := _next_row(text, position, row_re, open_row_re)) is not None:
         cells = [" ".join(clean_markup(cell).split()).rstrip(".") for cell in row.groups()]
         position = row.end()
         described = [
@@ -277,6 +280,20 @@ def _table_rows(text: str) -> tuple[list[tuple[str, str]], str, str] | None:
         if cells[0] and all(cells[1:]):
             rows.append((cells[0], ", ".join(described) + "."))
     return rows, text[: header.start()], text[position:]
+
+
+def _next_row(
+    text: str, position: int, row_re: re.Pattern[str], open_row_re: re.Pattern[str]
+) -> re.Match[str] | None:
+    """The table row at `position`: closed by its pipe, or open when that pipe is the next
+    row's first (`| A | Text. | B | More text. |`), or when it is the last row and has none."""
+    row = row_re.match(text, position)
+    if row is not None and (row.end() == len(text) or text[row.end() :].lstrip()[:1] == "|"):
+        return row
+    opened = open_row_re.match(text, position)
+    if opened is None or (row is not None and open_row_re.match(text, opened.end()) is None):
+        return row
+    return opened
 
 
 @dataclass

@@ -97,3 +97,19 @@ def test_the_table_row_the_question_names_counts_before_its_neighbours() -> None
     named = fact_factor(kinds, "9.x: Release Date 2024-04-26, Node.js 18, 20, 22.", question)
     other = fact_factor(kinds, "8.x: Release Date 2022-06-01, Node.js 14, 16, 18.", question)
     assert named == 2 * other
+
+
+def test_table_rows_without_a_closing_pipe_are_rows() -> None:
+    passage = (
+        "Codes the client reports: | Code | Definition | | --- | --- | | E_OPTION | Invalid "
+        "option. | | E_NETWORK | Network-related issue. | E_TOO_MANY_HOPS | The request was "
+        "forwarded too many times. | E_GONE | The resource is gone. | | E_LAST | Last one."
+    )
+    rows = {s.label: s.text for s in labelled_sentences(passage)}
+    assert rows["E_NETWORK"] == "Definition Network-related issue."
+    assert rows["E_TOO_MANY_HOPS"] == "Definition The request was forwarded too many times."
+    assert rows["E_GONE"] == "Definition The resource is gone."
+    assert rows["E_LAST"] == "Definition Last one."
+    # A closed last row before prose still ends at its pipe.
+    closed = labelled_sentences("| Key | Value |\n|---|---|\n| a1 | One |\n| b2 | Two | Then it.")
+    assert [(s.label, s.text) for s in closed][-2:] == [("b2", "Value Two."), ("", "Then it.")]
