@@ -14,9 +14,12 @@ from engine.models.offline.text import prose_parts, quotable
 
 _ONE_RE = re.compile(r"\bone\b", re.I)
 # A sentence that opens by pointing back at the one before it: "To overcome this, …",
-# "In this case, …", "Accessing them …", "It also …".
+# "In this case, …", "Accessing them …", "It also …", "The parameter is optional …".
 _REFERS_BACK_RE = re.compile(
-    r"^(?:[\w-]+,?\s+){0,2}(?:this|that|these|those|it|they|them)\b(?![\w-])(?!\s+(?:is|are)\b)",
+    r"^(?:[\w-]+,?\s+){0,2}(?:this|that|these|those|it|they|them)\b(?![\w-])(?!\s+(?:is|are)\b)|"
+    # "The parameter is optional and defaults to …": the parameter named just before.
+    r"^The\s+(?:parameter|argument|option|callback|flag|setting|property)s?\s+(?:is|are|must|"
+    r"can|may|defaults?)\b",
     re.I,
 )
 

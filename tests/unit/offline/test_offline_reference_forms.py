@@ -65,3 +65,16 @@ def test_a_release_the_question_names_is_a_word_of_the_match() -> None:
     question = "What is the default block size of a new archive since release 2.14.0?"
     quotes = best_quotes([Source("blocks.html", "Blocks", False, [passage])], question, limit=1)
     assert "8192" in quotes[0].text
+
+
+def test_a_sentence_about_the_parameter_is_read_with_the_one_that_names_it() -> None:
+    passage = (
+        "The loader reads its settings once at start. loader.load(paths) reads the files, "
+        "leaving any it cannot parse in the loader.skipped list. The parameter is optional "
+        "and defaults to the current directory. Settings are merged in the order given."
+    )
+    question = "What does loader.load() read when no paths are passed to it?"
+    quotes = best_quotes([Source("loader.md", "Loader", False, [passage])], question, limit=2)
+    assert "The parameter is optional and defaults to the current directory." in [
+        quote.text for quote in quotes
+    ]
