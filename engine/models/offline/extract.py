@@ -24,6 +24,17 @@ _REFERS_BACK_RE = re.compile(
 )
 
 
+# An option in a code example, its value and the comment that marks it as the default:
+# `maxRedirects: 21, // default`, `timeout: 1000, // default is 0 (no timeout)`.
+_COMMENTED_DEFAULT_RE = re.compile(
+    r"(?<![\w$.])(?P<name>[A-Za-z_$][\w$]*):\s+(?P<value>'[^']{0,40}'|\"[^\"]{0,40}\"|[\w.$+-]{1,30}),?"
+    r"\s+//\s+default\b(?:\s+is\s+(?P<stated>[^/]{1,50}?))?(?=\s*(?://|$|[}\]]))"
+)
+# Where the comment about such an option begins: after the code before it, or after the mark
+# of the option before it.
+_COMMENT_START_RE = re.compile(r"[,{}]\s+(?=//)|//\s+default\b[^/]*?(?=//)")
+# How far back the comment that describes such an option may begin.
+_COMMENT_CHARS = 300
 # How much of the code example after a statement's colon counts as its context.
 _EXAMPLE_CHARS = 160
 
@@ -127,6 +138,24 @@ def candidates_from(sources: Sequence[Source]) -> list[Candidate]:
                     previous = said or text
                 if not quotes:
                     previous = sentence.text
+            for text, context, said in commented_defaults(passage):
+                found.append(Candidate(text, index, position, context, said, page))
+                position += 1
+    return found
+
+
+def commented_defaults(passage: str) -> list[tuple[str, str, str]]:
+    """The options of a code example that documents each one in comments and marks its value
+    `// default` (`// maxRedirects defines the maximum number of redirects … maxRedirects: 21,
+    // default`): each as `maxRedirects: Default: 21.`, with its comment as context and the
+    code as said. A value written after the mark (`timeout: 1000, // default is 0 (no
+    timeout)`) is the default."""
+    found: list[tuple[str, str, str]] = []
+    for match in _COMMENTED_DEFAULT_RE.finditer(passage):
+        value = (match.group("stated") or match.group("value")).strip()
+        before = passage[max(0, match.start() - _COMMENT_CHARS) : match.start()]
+        comment = _COMMENT_START_RE.split(before)[-1]
+        found.append((f"{match.group('name')}: Default: {value}.", comment.strip(), match.group(0)))
     return found
 
 

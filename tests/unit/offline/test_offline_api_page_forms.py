@@ -6,7 +6,7 @@ named by its path, a release line `8.x`)."""
 
 from __future__ import annotations
 
-from engine.models.offline.extract import candidates_from
+from engine.models.offline.extract import best_quotes, candidates_from
 from engine.models.offline.facts import NAME, VERSION, fact_factor, fact_kinds, states
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.sources import Source
@@ -113,3 +113,19 @@ def test_table_rows_without_a_closing_pipe_are_rows() -> None:
     # A closed last row before prose still ends at its pipe.
     closed = labelled_sentences("| Key | Value |\n|---|---|\n| a1 | One |\n| b2 | Two | Then it.")
     assert [(s.label, s.text) for s in closed][-2:] == [("b2", "Value Two."), ("", "Then it.")]
+
+
+def test_options_whose_comments_mark_the_default_state_it() -> None:
+    passage = (
+        "These are the options. js { // retries is how many times a failed call is tried "
+        "again. // If set to 0, a failure is final. retries: 3, // default // wait is the "
+        "number of milliseconds before a call gives up. wait: 500, // default is 0 (no limit) "
+        "// format is the shape of the reply format: 'json', // default }"
+    )
+    quotes = _quotes(passage)
+    assert "retries: Default: 3." in quotes
+    assert "wait: Default: 0 (no limit)." in quotes
+    assert "format: Default: 'json'." in quotes
+    question = "How many times is a failed call tried again by default?"
+    best = best_quotes([Source("client.md", "Client", False, [passage])], question, limit=1)
+    assert best[0].text == "retries: Default: 3."
