@@ -11,11 +11,12 @@ shift.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from engine.citations.evidence_keys import merge_ledger
 from engine.citations.registry import merge_registry_dicts
 
 
@@ -77,7 +78,8 @@ class SupervisorState(TypedDict, total=False):
     plan: dict[str, Any] | None
     notes: Annotated[list[str], operator.add]
     raw_notes: Annotated[list[str], operator.add]
-    evidence_ledger: Annotated[list[dict[str, Any]], operator.add]
+    # Units running at once record the same claim: the ledger keeps it once.
+    evidence_ledger: Annotated[list[dict[str, Any]], merge_ledger]
     registry: Annotated[dict[str, Any], merge_registry_dicts]
     research_units: Annotated[dict[str, dict[str, Any]], merge_units]
     run_number: int
@@ -112,3 +114,7 @@ class UnitInput(TypedDict):
     unit_id: str
     topic: str
     call_id: str
+    # The wave the unit belongs to, and the evidence the ledger held when it was sent: a
+    # unit announces only evidence neither the ledger nor a sibling already has.
+    wave_id: NotRequired[str]
+    known_evidence: NotRequired[list[str]]

@@ -22,6 +22,7 @@ engine.nodes.supervisor_turn; this module acts on it.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any, Literal, cast
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -30,6 +31,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
 from engine.budget import budget_reached, report_tokens_for
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.evidence_keys import record_key, unseen_records
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import (
@@ -59,6 +62,8 @@ from engine.schemas import ConductResearch, ResearchComplete
 from engine.state import SupervisorOutput, SupervisorState, UnitInput
 
 _SUMMARY_FIELDS = set(ResearchUnitSummary.model_fields)
+# deps.cache entry: wave id → keys of the evidence its units have announced.
+_ANNOUNCED_KEY = "announced_evidence"
 
 
 def think_tool_schema() -> dict[str, Any]:
@@ -160,7 +165,7 @@ async def supervisor_tools(
     deps = deps_of(runtime)
     settings = deps.settings
     if state.get("pending_dispatch"):
-        return _collect_wave(state, settings)
+        return _collect_wave(state, deps)
     turn = turn_of(state)
     answer_calls(turn, settings)
     judge_completion(turn, state, settings)
@@ -207,13 +212,19 @@ def _dispatch_wave(
         }
         queued[item["unit_id"]] = unit
         emit(ResearchUnitUpdated(unit=summary_of(unit)))
+    wave_id = uuid.uuid4().hex
+    known = [record_key(record) for record in state.get("evidence_ledger") or []]
     update = turn.update()
     update["research_units"] = queued
-    update["pending_dispatch"] = [dict(item) for item in turn.dispatch]
+    update["pending_dispatch"] = [{**item, "wave_id": wave_id} for item in turn.dispatch]
     update["research_iterations"] = turn.dispatched + len(turn.dispatch)
     units = {**(state.get("research_units") or {}), **queued}
     emit(_progress(state, units, deps.settings, gate=turn.gate, skipped=turn.skipped))
-    return Command(goto=[Send("research_unit", item) for item in turn.dispatch], update=update)
+    sends = [
+        Send("research_unit", {**item, "wave_id": wave_id, "known_evidence": known})
+        for item in turn.dispatch
+    ]
+    return Command(goto=sends, update=update)
 
 
 def _after_turn(
@@ -238,12 +249,14 @@ def _after_turn(
 
 
 def _collect_wave(
-    state: SupervisorState, settings: Settings
+    state: SupervisorState, deps: EngineDeps
 ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
     """Every unit of the wave is back: answer each ConductResearch call with its result."""
+    settings = deps.settings
     units = dict(state.get("research_units") or {})
     answers: list[ToolMessage] = []
     for item in state.get("pending_dispatch") or []:
+        _announced_by_wave(deps).pop(item.get("wave_id", ""), None)
         unit = units.get(item["unit_id"], {})
         if unit.get("status") == "completed":
             body = unit.get("note") or "(the researcher found nothing citable)"
@@ -337,7 +350,9 @@ async def research_unit(
 ) -> Command[Literal["supervisor_tools"]]:
     """Run one researcher; its outcome (failed or timed out included) goes back to
     `supervisor_tools`, which answers the wave once every unit of it is back."""
-    outcome = await run_research_unit(deps_of(runtime), item["unit_id"], item["topic"])
+    deps = deps_of(runtime)
+    outcome = await run_research_unit(deps, item["unit_id"], item["topic"])
+    outcome.records = _unannounced(outcome.records, item, deps)
     unit = _unit_record(outcome, item["call_id"])
     emit(ResearchUnitUpdated(unit=summary_of(unit)))
     for record in outcome.records:
@@ -352,6 +367,26 @@ async def research_unit(
     if outcome.raw_notes:
         update["raw_notes"] = [outcome.raw_notes]
     return Command(goto="supervisor_tools", update=update)
+
+
+def _announced_by_wave(deps: EngineDeps) -> dict[str, set[str]]:
+    """Per wave, the evidence its units have announced so far. Units of one wave run at once
+    in this process and share the run's context, so a sibling's record is seen here before
+    the wave is merged into the ledger."""
+    return cast(dict[str, set[str]], deps.cache.setdefault(_ANNOUNCED_KEY, {}))
+
+
+def _unannounced(
+    records: list[EvidenceRecord], item: UnitInput, deps: EngineDeps
+) -> list[EvidenceRecord]:
+    """The unit's records that neither the ledger (when the wave was sent) nor a sibling
+    unit of its wave already holds. Nothing awaits between the check and the claim, so two
+    siblings finishing together cannot both keep the same record."""
+    by_wave = _announced_by_wave(deps)
+    wave_id = item.get("wave_id", "")
+    if wave_id not in by_wave:
+        by_wave[wave_id] = set(item.get("known_evidence") or [])
+    return unseen_records(records, by_wave[wave_id])
 
 
 def build_supervisor_graph() -> Any:

@@ -406,3 +406,34 @@ def test_a_track_is_researched_by_the_topic_that_names_it_or_shares_most_words()
         "asyncio tasks and threads: trade-offs and pitfalls"
     ]
     assert unresearched_tracks(None, topics) == []
+
+
+async def test_a_claim_two_units_record_from_the_same_sources_is_one_piece_of_evidence(
+    tmp_path: Path,
+):
+    # Two researchers at once on the same subject write down the same sentences from the same
+    # pages; counted twice, they would pass the gate on half the evidence it asks for.
+    settings = make_settings(tmp_path, min_evidence_records=3, max_researcher_iterations=2)
+    scenario = Scenario(wave=["alpha", "alpha again"])
+    events = await run_approved(settings, scenario)
+    assert sorted(scenario.researcher_runs) == ["alpha", "alpha"]
+    claims = [e.record.claim for e in events if isinstance(e, EvidenceAdded)]
+    assert len(claims) == len(set(claims)) == 2
+    last = progress_of(events)[-1]
+    assert last.evidence_record_count == 2
+    assert last.quality_gate_status != "passed"
+    counts = sorted(u.evidence_count for u in last.research_units)
+    assert counts == [0, 2]
+
+
+async def test_a_later_wave_announces_no_claim_the_ledger_already_holds(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=3, max_researcher_iterations=2)
+    scenario = Scenario(wave=["alpha"], second_wave=["alpha in depth"])
+    events = await run_approved(settings, scenario)
+    assert scenario.researcher_runs == ["alpha", "alpha"]
+    claims = [e.record.claim for e in events if isinstance(e, EvidenceAdded)]
+    assert claims == [
+        "The alpha finding number 1 is documented.",
+        "The alpha finding number 2 is documented.",
+    ]
+    assert progress_of(events)[-1].evidence_record_count == 2
