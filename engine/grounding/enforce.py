@@ -26,6 +26,7 @@ from engine.grounding.claims import (
     strip_markers,
     without_markers,
 )
+from engine.grounding.marker_as_fact import MARKER_AS_FACT, marker_stands_for_fact
 from engine.grounding.names import code_names
 from engine.grounding.score import ClaimScore, score_claim
 from engine.sourcing.attribution import cite_sentence, content_words
@@ -89,6 +90,17 @@ def _claim(
         # Quotes source text (a code name): stored and shown, so never a control sequence.
         reason=terminal_safe(verdict.reason),
         excerpt=terminal_safe(verdict.excerpt),
+    )
+
+
+def _marker_as_fact(sentence: Sentence, sources: Mapping[int, str]) -> ClaimSupport:
+    """A sentence whose citation took the place of its fact: unsupported, whatever it cites."""
+    cited = [n for n in sentence.numbers if n in sources]
+    return ClaimSupport(
+        text=_claim_text(sentence),
+        numbers=cited,
+        sources=list(dict.fromkeys(sources[n] for n in cited)),
+        reason=MARKER_AS_FACT,
     )
 
 
@@ -175,6 +187,9 @@ def ground_report(
             # count sources as cited that no sentence rests on.
             if mode != "off":
                 _edit(edits, sentence, "")
+            continue
+        if sentence.numbers and marker_stands_for_fact(sentence.text):
+            claims.append(_enforced(_marker_as_fact(sentence, sources), sentence, mode, edits))
             continue
         claim = _sentence_claim(sentence, lost, sources, registry, uncited=uncited)
         if claim is None:

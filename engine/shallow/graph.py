@@ -42,6 +42,7 @@ from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.corroboration import corroborate
 from engine.sourcing.echo import without_echo
 from engine.sourcing.extractive import quoted_findings
+from engine.sourcing.fact_markers import without_marker_facts
 from engine.sourcing.marker_place import markers_at_sentence_end
 from engine.sourcing.question_search import (
     NAMED_RESULTS,
@@ -83,6 +84,16 @@ QUOTED_SENTENCES = 3
 QUOTED_BESIDE_UNCITED = (
     "The answer above cites none of the retrieved sources. These are the sentences of those "
     "sources that best match the question, quoted:"
+)
+# Lead-ins too, for an answer that wrote a citation where the fact asked for should be
+# ("The minimum version is [1].", engine.sourcing.fact_markers).
+QUOTED_FOR_MARKERS = (
+    "The model cited its sources where the fact asked for should be, so here are the "
+    "sentences of those sources that best match the question, quoted:"
+)
+QUOTED_BESIDE_MARKERS = (
+    "The answer above left out a fact it was asked for and cited a source in its place. "
+    "These are the sentences of the retrieved sources that best match the question, quoted:"
 )
 # After tool results, the rule a model most often drops, restated where it reads last.
 # Small models copy search results back as their answer unless told, at the end of the
@@ -241,24 +252,29 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
         return reply.model_copy(update={"content": EMPTY_ANSWER})
     catalog = catalog_of(messages)
     question = _question_of(messages)
-    own = without_echo(text, catalog)
+    own, fact_left_out = without_marker_facts(without_echo(text, catalog))
     if not own.strip():
         # What the results say is still retrieved text: quoted, it answers more than a dump.
         quoted = quoted_findings(question, catalog, QUOTED_SENTENCES)
-        own = f"{QUOTED_INSTEAD}\n\n{quoted}" if quoted else COPIED_ANSWER
+        lead_in = QUOTED_FOR_MARKERS if fact_left_out else QUOTED_INSTEAD
+        own = f"{lead_in}\n\n{quoted}" if quoted else COPIED_ANSWER
+        fact_left_out = False
     body = body_of(own)
     checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
     cited = corroborate(attribute_uncited(checked, catalog), catalog)
-    cited = _with_quotes_if_uncited(cited, question, catalog)
+    cited = _with_quotes_if_uncited(cited, question, catalog, fact_left_out=fact_left_out)
     cited = related_quote(cited, question, catalog)
     completed = complete_references(cited, catalog)
     return reply.model_copy(update={"content": completed}) if completed != text else reply
 
 
-def _with_quotes_if_uncited(answer: str, question: str, catalog: SourceCatalog) -> str:
-    """An answer that cites no retrieved source, followed by what those sources say."""
+def _with_quotes_if_uncited(
+    answer: str, question: str, catalog: SourceCatalog, *, fact_left_out: bool = False
+) -> str:
+    """An answer that cites no retrieved source, or that cited one where the fact asked for
+    should be, followed by what those sources say."""
     body = body_of(answer)
-    if MARKER.search(body) or not catalog.passages:
+    if (MARKER.search(body) and not fact_left_out) or not catalog.passages:
         return answer
     # Only passages about what was asked: an off-topic search result is no answer either.
     about = about_the_subject(question)
@@ -269,7 +285,8 @@ def _with_quotes_if_uncited(answer: str, question: str, catalog: SourceCatalog) 
     quoted = quoted_findings(question, on_topic, QUOTED_SENTENCES)
     if not quoted:
         return answer
-    return f"{body.rstrip()}\n\n{QUOTED_BESIDE_UNCITED}\n\n{quoted}\n{answer[len(body) :]}"
+    lead_in = QUOTED_BESIDE_MARKERS if fact_left_out else QUOTED_BESIDE_UNCITED
+    return f"{body.rstrip()}\n\n{lead_in}\n\n{quoted}\n{answer[len(body) :]}"
 
 
 def final_answer(state: ShallowResearchState) -> str:

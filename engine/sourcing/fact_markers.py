@@ -1,0 +1,45 @@
+"""Take out a quick answer's sentences that cite a source where the fact should be.
+
+"The minimum Node.js version supported by undici 7.x is [1, 2, 3]." answers nothing; kept, it
+would pass verification (its sources were retrieved) and read as an answer. Taken out before
+any citation is checked, so a marker the support check drops cannot leave "The results are
+from,, and." behind; the quick path then quotes what the sources say instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.grounding.marker_as_fact import marker_stands_for_fact
+from engine.sourcing.source_numbers import body_of
+
+# As engine.sourcing.support: a sentence with the markers written after its full stop.
+_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|$)")
+_UNTOUCHED = ("|", "#")
+
+
+def without_marker_facts(answer: str) -> tuple[str, bool]:
+    """`answer` less such sentences, and whether it had any. Code, tables, headings and the
+    references section are left as they are."""
+    body = body_of(answer)
+    lines: list[str] = []
+    removed = False
+    in_code = False
+    for line in body.split("\n"):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        if in_code or line.lstrip().startswith(("```", *_UNTOUCHED)):
+            lines.append(line)
+            continue
+        pieces = [piece for piece in _SENTENCE.findall(line) if piece]
+        kept = [piece for piece in pieces if not marker_stands_for_fact(piece)]
+        if len(kept) == len(pieces):
+            lines.append(line)
+            continue
+        removed = True
+        text = "".join(kept).strip()
+        if text:
+            lines.append(text)
+    if not removed:
+        return answer, False
+    return "\n".join(lines).lstrip("\n") + answer[len(body) :], True

@@ -1,0 +1,57 @@
+"""A sentence whose citation stands where its fact should be states nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.grounding.marker_as_fact import marker_stands_for_fact
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The undici version line bundled in Node.js 24 is [7].",
+        "The minimum Node.js version supported by undici 7.x is [1, 2, 3].",
+        "The results are from [1], [2], and [3].",
+        "The answer is: [3]",
+        "- The default value is the [2].",
+        "The method that opens the connection is [^1].",
+    ],
+)
+def test_a_marker_in_the_place_of_the_object_is_one(sentence: str) -> None:
+    assert marker_stands_for_fact(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The default is 128 [1].",
+        "The default is 128, as described in [1].",
+        "See [2].",
+        "The function is `install()` [1, 2].",
+        "It can be configured [1].",
+        "The results are from the undici README.",
+        "What its input is matters.",
+    ],
+)
+def test_a_statement_that_cites_after_its_fact_is_not(sentence: str) -> None:
+    assert not marker_stands_for_fact(sentence)
+
+
+def test_grounding_removes_such_a_sentence_and_says_why() -> None:
+    from engine.grounding.marker_as_fact import MARKER_AS_FACT
+    from tests.unit.grounding.test_ground_report import _ground
+
+    report = (
+        "# Caching\n\n"
+        "lru_cache saves up to 128 of the most recent calls by default [1]. "
+        "The default maxsize of the cache is [1].\n\n"
+        "## Sources\n[1] functools — functools.html\n"
+    )
+    grounded = _ground(report, "strict")
+
+    assert "maxsize of the cache is" not in grounded.report
+    assert "128 of the most recent calls by default [1]." in grounded.report
+    (removed,) = grounded.removed
+    assert removed.reason == MARKER_AS_FACT
+    assert removed.sources == ["functools.html"]
