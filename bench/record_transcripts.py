@@ -14,7 +14,8 @@ upstream (`tests/fixtures/recording_proxy.py`) and runs `deepresearch run ARGS..
 
 plus the scenario's own `env` (which wins). Every other engine setting is removed from the
 child's environment and `DEEPRESEARCH_ENV_FILE` names an empty file, so a developer's `.env`
-cannot leak into a recording; the documents folder is the bundled `docs/samples/` corpus.
+cannot leak into a recording; the documents folder is the bundled `docs/samples/` corpus unless a
+scenario names another (a path relative to the project, which the replay resolves the same way).
 Every chat-completions exchange lands in `tests/fixtures/transcripts/<name>.jsonl`, which is
 overwritten when the run ends (a run interrupted with Ctrl-C leaves the old file in place and
 the partial recording beside it as `<name>.jsonl.partial`). The child's progress lines go to
@@ -81,6 +82,18 @@ SCENARIOS: list[dict[str, Any]] = [
         "name": "quick_off_corpus",
         "args": ["Who won the 1998 FIFA World Cup final?", "--mode", "quick", "--yes"],
         "env": {},
+    },
+    {
+        # Over pages the rules were never written for: the model wrote "… is [5]." where the
+        # version should be, and the answer becomes the sources' sentences, quoted.
+        "name": "quick_marker_as_fact",
+        "args": [
+            "What is the minimum Node.js version supported by undici 7.x?",
+            "--mode",
+            "quick",
+            "--yes",
+        ],
+        "env": {"DOCUMENTS_PATH": "tests/fixtures/eval/undici_pages"},
     },
     {
         "name": "deep_capped",

@@ -30,9 +30,10 @@ _MARKS = re.compile(r"\s*(?:\[\^?\d+(?:\s*[-,]\s*\d+)*\])+")
 _SOURCE_LINE = re.compile(r"^\[(\d+)\] (.+)$")
 
 
-def outside_corpus(report: ReportReady) -> list[str]:
-    """Kept citations that name no document of the sample corpus (page anchors aside)."""
-    corpus = {path.name for path in SAMPLE_CORPUS.iterdir()}
+def outside_corpus(report: ReportReady, folder: Path = SAMPLE_CORPUS) -> list[str]:
+    """Kept citations that name no document of `folder`, by default the sample corpus (page
+    anchors aside)."""
+    corpus = {path.name for path in folder.iterdir()}
     return [c.source for c in report.kept_citations if c.source.split("#")[0] not in corpus]
 
 

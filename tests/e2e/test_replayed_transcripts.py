@@ -26,8 +26,8 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
-from engine.shallow.graph import QUOTED_INSTEAD
-from tests.e2e.harness import outside_corpus, read_jsonl
+from engine.shallow.graph import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
+from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer
 from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette
 
@@ -44,6 +44,8 @@ class Expected:
     banner: str | None = None
     # The model copied its search results back: the answer is the best of them, quoted.
     quoted_instead: bool = False
+    # The model cited a source where the fact should be: its sources' sentences, quoted.
+    quoted_for_markers: bool = False
 
 
 EXPECTED: dict[str, Expected] = {
@@ -57,11 +59,17 @@ EXPECTED: dict[str, Expected] = {
     "quick_off_corpus": Expected(
         exit_code=4, verified=False, banner="**Unverified answer:**", min_searches=1
     ),
+    # Over undici's pages, "The minimum Node.js version supported by undici 7.x is [5].": a
+    # sentence that states nothing, replaced by the sources' sentences (the version table).
+    "quick_marker_as_fact": Expected(
+        exit_code=0, verified=True, min_kept_citations=1, quoted_for_markers=True
+    ),
     # Plan → two researchers (the supervisor model dispatches none; the engine researches the
     # plan's first tracks) → a report written from their evidence.
     "deep_capped": Expected(exit_code=0, verified=True, min_kept_citations=1, deep=True),
 }
 
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = sorted(TRANSCRIPTS_DIR.glob("*.jsonl"))
 
 
@@ -82,8 +90,14 @@ def test_recorded_session_replays_whole(
     argv = shlex.split(str(header["command"]))[1:]  # drop the program name
     for field in Settings.model_fields:  # only the recorded settings count
         monkeypatch.delenv(field.upper(), raising=False)
-    for name, value in (header.get("env") or {}).items():
-        monkeypatch.setenv(name, str(value))
+    env = {name: str(value) for name, value in (header.get("env") or {}).items()}
+    if "DOCUMENTS_PATH" in env:
+        # Recorded from the project's root over a folder of its own, in a data folder that
+        # indexed nothing else (search ranking depends on what the index holds).
+        env["DOCUMENTS_PATH"] = str(PROJECT_ROOT / env["DOCUMENTS_PATH"])
+        data_dir = tmp_path / "own-data"
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
     empty_env = tmp_path / "empty.env"
     empty_env.write_text("", encoding="utf-8")
     monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", str(empty_env))
@@ -102,8 +116,10 @@ def test_recorded_session_replays_whole(
     report = next(e for e in reversed(events) if isinstance(e, ReportReady))
     assert (report.verification_status == "verified") is expected.verified
     assert len(report.kept_citations) >= expected.min_kept_citations
-    assert outside_corpus(report) == []
+    corpus = Path(env["DOCUMENTS_PATH"]) if "DOCUMENTS_PATH" in env else SAMPLE_CORPUS
+    assert outside_corpus(report, corpus) == []
     assert (QUOTED_INSTEAD in report.report) is expected.quoted_instead, report.report
+    assert (QUOTED_FOR_MARKERS in report.report) is expected.quoted_for_markers, report.report
     if expected.banner:
         assert expected.banner in out.read_text(encoding="utf-8")
     searches = [e for e in events if isinstance(e, ToolCalled) and e.tool == "search_web"]
