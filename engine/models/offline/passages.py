@@ -82,7 +82,8 @@ _NAME_WITH_TYPE_RE = re.compile(
 # parameter: `messageKey (String)`, `redact (Array | Object):`, `paths (array): Required. …`.
 _TYPE_WORD = (
     r"(?:[A-Z][\w.]*(?:\[\])?|\"[^\"\n]{1,20}\"|'[^'\n]{1,20}'|string|number|boolean|bool|"
-    r"array|object|function|int|integer|float|str|bytes|list|dict|any|null|undefined)"
+    r"array|object|function|int|integer|float|str|bytes|list|dict|any|null|undefined|enum|"
+    r"real|floating point|double|bigint)"
 )
 _PAREN_TYPE = rf"\(\s*{_TYPE_WORD}(?:\s*[|,/]\s*{_TYPE_WORD})*\s*\)"
 _PAREN_HEAD_RE = re.compile(
@@ -174,6 +175,9 @@ def _is_head(piece: str) -> bool:
     words = piece.split()
     if not words or piece.rstrip()[-1:] in ".!?":
         return False
+    if _PAREN_HEAD_RE.match(piece):
+        # A definition list's term: `port (integer)`, its description the item after it.
+        return True
     if len(words) > _MAX_HEAD_WORDS and not _SIGNATURE_RE.match(_KIND_WORDS.sub("", piece)):
         return False
     first = _KIND_WORDS.sub("", piece).split()

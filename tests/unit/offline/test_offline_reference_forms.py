@@ -4,10 +4,14 @@ colon introduces the example it is about; a release and its date joined by a das
 
 from __future__ import annotations
 
-from engine.models.offline.extract import best_quotes
+from engine.models.offline.extract import best_quotes, candidates_from
 from engine.models.offline.facts import CONSEQUENCE, fact_kinds
 from engine.models.offline.sources import Source
 from engine.models.offline.text import quotable
+
+
+def _quotes(passage: str) -> list[str]:
+    return [c.text for c in candidates_from([Source("page.html", "Page", False, [passage])])]
 
 
 def test_what_is_returned_under_a_condition_asks_for_a_consequence_not_a_number() -> None:
@@ -78,3 +82,14 @@ def test_a_sentence_about_the_parameter_is_read_with_the_one_that_names_it() -> 
     assert "The parameter is optional and defaults to the current directory." in [
         quote.text for quote in quotes
     ]
+
+
+def test_a_definition_list_term_with_its_type_heads_the_description_after_it() -> None:
+    passage = (
+        "- `listen_port` (`integer`)\n- Determines the port the daemon listens on. The default "
+        "is typically 8125, but a packager may change it.\n- `log_format` (`enum`)\n- Sets the "
+        "format of each log line. The default is plain."
+    )
+    quotes = _quotes(passage)
+    assert "listen_port: The default is typically 8125, but a packager may change it." in quotes
+    assert "log_format: The default is plain." in quotes
