@@ -37,7 +37,9 @@ from engine.grounding.words import stem
 CLAUSE_BREAK = re.compile(
     r"(?<=[.!?])\s+|[;,:–—]|\((?!\))|(?<!\()\)|\s-\s"
     r"|\b(?:although|though|whereas|while|but|so|because|in contrast)\b"
-    r"|\s(?=(?:instead of|rather than|unless|regardless of|otherwise)\b)",
+    r"|\s(?=(?:instead of|rather than|unless|regardless of|otherwise)\b)"
+    # A purpose ("limits it to 5 to prevent attacks"): what it prevents is not what is said.
+    r"|\s(?=(?:in order |so as )?to (?:prevent|avoid)\b)",
     re.IGNORECASE,
 )
 # Idioms that hold a negation word but negate nothing.

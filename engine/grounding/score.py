@@ -76,6 +76,9 @@ _NUMBER_WORDS = {
     "eleven": "11",
     "twelve": "12",
 }
+# A number written onto a word in a page ("Node.js v18", "rfc9110", "HTTP2"): a claim that
+# writes it apart ("Node.js 18", "RFC 9110") states the same number.
+_NUMBER_ON_WORD = re.compile(r"(?<=[A-Za-z])\d+(?:\.\d+)*(?![\w])")
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 
 
@@ -132,7 +135,8 @@ def _prepared(passage: str) -> _Passage:
             for sentence in sentences
             for chosen in polarity.alternatives(sentence, stemmed_words)
         ),
-        numbers=frozenset(_numbers(text, spelled=True)),
+        numbers=frozenset(_numbers(text, spelled=True))
+        | {match.group(0) for match in _NUMBER_ON_WORD.finditer(text)},
         names=tuple(code_names(text)),
     )
 
