@@ -72,7 +72,7 @@ _INNER_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s")
 _ABBREVIATION_RE = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.", re.IGNORECASE)
 # A semicolon between two clauses of words (`… main interpreter; attempting to …`) is prose;
 # one before code (`import importlib; importlib.reload(…)`) is not.
-_PROSE_SEMICOLON_RE = re.compile(r"(?<=[a-z,)])\s*;(?=\s+[a-z]+[\s,])")
+_PROSE_SEMICOLON_RE = re.compile(r"(?<=[a-z,)])\s*;(?=\s+(?:[a-z]+|\d[\d,.]*)[\s,])")
 # A spaced dash between two clauses of words (`… copying and truncating - the truncate may
 # …`) is prose too; one between code or numbers (`now - startTime`, `a - 1`) is not.
 _PROSE_DASH_RE = re.compile(r"(?<=[a-z]{3}) - (?=[a-z]+ [a-z]+\b)")

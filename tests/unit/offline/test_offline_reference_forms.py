@@ -93,3 +93,8 @@ def test_a_definition_list_term_with_its_type_heads_the_description_after_it() -
     quotes = _quotes(passage)
     assert "listen_port: The default is typically 8125, but a packager may change it." in quotes
     assert "log_format: The default is plain." in quotes
+
+
+def test_a_semicolon_before_a_number_and_words_is_prose() -> None:
+    assert quotable("The TCP port the daemon listens on; 8125 by default.")
+    assert not quotable("Run the loader first; 2 = the number of passes it makes in all.")
