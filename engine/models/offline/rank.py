@@ -8,6 +8,7 @@ on source order and position, so the same sources always yield the same quotes.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,8 @@ SPREAD = 0.8
 FLOOR = 0.3
 MIN_MATCHED = 2
 OFF_FOCUS = 0.25
+# A product's name in mixed case that ends in an acronym: `PostgreSQL`, `MySQL`, `GraphQL`.
+_PRODUCT_NAME_RE = re.compile(r"^[A-Z][a-z]+(?:[A-Z][a-z]+)*[A-Z]{2,}(?:'s)?$")
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,11 @@ def _scored(
     named = {
         term
         for token in query.split()
-        # Joined names (`functools.cache`, `put_nowait`, `maxDiff`), not a word in capitals.
-        if is_code_name(token) and not token.strip("?!,;:'\"()").isupper()
+        # Joined names (`functools.cache`, `put_nowait`, `maxDiff`), not a word in capitals
+        # nor a product's name (`PostgreSQL`, `MySQL`: a page about it need not say it).
+        if is_code_name(token)
+        and not token.strip("?!,;:'\"()").isupper()
+        and not _PRODUCT_NAME_RE.match(token.strip("?!,;:'\"()"))
         for term in terms(token)
     }
     return [

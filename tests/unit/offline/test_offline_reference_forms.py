@@ -98,3 +98,14 @@ def test_a_definition_list_term_with_its_type_heads_the_description_after_it() -
 def test_a_semicolon_before_a_number_and_words_is_prose() -> None:
     assert quotable("The TCP port the daemon listens on; 8125 by default.")
     assert not quotable("Run the loader first; 2 = the number of passes it makes in all.")
+
+
+def test_a_product_name_in_mixed_case_need_not_be_said_by_the_sentence() -> None:
+    passage = (
+        "- `listen_port` (`integer`)\n- The TCP port the daemon listens on; 8125 by default. "
+        "This parameter can only be set at start.\n- `max_clients` (`integer`)\n- Determines "
+        "how many clients StatsQL serves at once. The default is 10 clients."
+    )
+    question = "On which TCP port does the StatsQL daemon listen by default?"
+    quotes = best_quotes([Source("config.html", "Settings", False, [passage])], question, limit=1)
+    assert quotes[0].text.endswith("The TCP port the daemon listens on; 8125 by default.")
