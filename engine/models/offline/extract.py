@@ -107,7 +107,9 @@ def _quoted(text: str, sentence: LabelledSentence) -> str | None:
     checked = text[:1].upper() + text[1:] if sentence.opens else text
     if sentence.entry and sentence.label:
         name = _bare_name(sentence.label)
-        if name and name not in text.casefold():
+        # A short sentence that names its entry ("The default method is btree.") is quoted
+        # under the entry too, as one that does not name it is.
+        if name and (name not in text.casefold() or not quotable(checked)):
             if not quotable(checked, short_ok=True):
                 return None
             return f"{sentence.label}: {text}"

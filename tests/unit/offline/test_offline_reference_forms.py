@@ -109,3 +109,12 @@ def test_a_product_name_in_mixed_case_need_not_be_said_by_the_sentence() -> None
     question = "On which TCP port does the StatsQL daemon listen by default?"
     quotes = best_quotes([Source("config.html", "Settings", False, [passage])], question, limit=1)
     assert quotes[0].text.endswith("The TCP port the daemon listens on; 8125 by default.")
+
+
+def test_a_short_sentence_that_names_its_entry_is_quoted_under_it() -> None:
+    passage = (
+        "- *`engine`*\n- The name of the storage engine to be used. Choices are heap, column, "
+        "or user-installed engines like ledger. The default engine is heap.\n- *`owner`*\n- "
+        "The role that owns the new table."
+    )
+    assert "engine: The default engine is heap." in _quotes(passage)
