@@ -16,7 +16,6 @@ from typing import Annotated, Any, NotRequired, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from engine.citations.evidence_keys import merge_ledger
 from engine.citations.registry import merge_registry_dicts
 
 
@@ -78,8 +77,7 @@ class SupervisorState(TypedDict, total=False):
     plan: dict[str, Any] | None
     notes: Annotated[list[str], operator.add]
     raw_notes: Annotated[list[str], operator.add]
-    # Units running at once record the same claim: the ledger keeps it once.
-    evidence_ledger: Annotated[list[dict[str, Any]], merge_ledger]
+    evidence_ledger: Annotated[list[dict[str, Any]], operator.add]
     registry: Annotated[dict[str, Any], merge_registry_dicts]
     research_units: Annotated[dict[str, dict[str, Any]], merge_units]
     run_number: int

@@ -3,9 +3,10 @@
 Researchers working at once often read the same page and write the same sentence down: a
 small model given two tracks tends to research the whole question twice. Counted twice, such
 a claim would let the quality gate pass on less evidence than its threshold says, and the
-ledger would show it twice. So the ledger keeps the first record of a claim and drops later
-ones that say the same thing from the same sources. The same claim from other sources stays:
-another source saying it is more evidence, not a repeat.
+ledger would show it twice. So a unit announces only evidence not yet announced, a later wave
+stores none the ledger already holds, and whatever reads the ledger (the gate, the progress
+counts, the writer) reads each piece of evidence once. The same claim from other sources
+stays: another source saying it is more evidence, not a repeat.
 """
 
 from __future__ import annotations
@@ -41,15 +42,6 @@ def unseen_records(records: Iterable[EvidenceRecord], seen: set[str]) -> list[Ev
     return fresh
 
 
-def merge_ledger(
-    left: list[dict[str, Any]] | None, right: list[dict[str, Any]] | None
-) -> list[dict[str, Any]]:
-    """The ledger's reducer: `right`'s records appended, less those already in the ledger."""
-    merged = list(left or [])
-    seen = {record_key(record) for record in merged}
-    for record in right or []:
-        key = record_key(record)
-        if key not in seen:
-            seen.add(key)
-            merged.append(record)
-    return merged
+def distinct_records(records: Iterable[EvidenceRecord]) -> list[EvidenceRecord]:
+    """Each piece of evidence once, in order: the first record of it stands."""
+    return unseen_records(records, set())

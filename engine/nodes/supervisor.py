@@ -352,10 +352,15 @@ async def research_unit(
     `supervisor_tools`, which answers the wave once every unit of it is back."""
     deps = deps_of(runtime)
     outcome = await run_research_unit(deps, item["unit_id"], item["topic"])
-    outcome.records = _unannounced(outcome.records, item, deps)
-    unit = _unit_record(outcome, item["call_id"])
+    known = set(item.get("known_evidence") or [])
+    outcome.records = [record for record in outcome.records if record_key(record) not in known]
+    # What a sibling announced first is not announced again. Every copy is stored, in
+    # dispatch order, and the ledger is read each piece of evidence once: the session's
+    # ledger and report do not depend on which unit happened to finish first.
+    announced = _unannounced(outcome.records, item, deps)
+    unit = _unit_record(outcome, item["call_id"], evidence_count=len(announced))
     emit(ResearchUnitUpdated(unit=summary_of(unit)))
-    for record in outcome.records:
+    for record in announced:
         emit(EvidenceAdded(record=record))
     update: dict[str, Any] = {
         "research_units": {outcome.unit_id: unit},
@@ -379,9 +384,9 @@ def _announced_by_wave(deps: EngineDeps) -> dict[str, set[str]]:
 def _unannounced(
     records: list[EvidenceRecord], item: UnitInput, deps: EngineDeps
 ) -> list[EvidenceRecord]:
-    """The unit's records that neither the ledger (when the wave was sent) nor a sibling
-    unit of its wave already holds. Nothing awaits between the check and the claim, so two
-    siblings finishing together cannot both keep the same record."""
+    """The unit's records no sibling unit of its wave has announced, seeded with what the
+    ledger held when the wave was sent. Nothing awaits between the check and the claim, so
+    two siblings finishing together cannot both announce the same record."""
     by_wave = _announced_by_wave(deps)
     wave_id = item.get("wave_id", "")
     if wave_id not in by_wave:
@@ -407,7 +412,7 @@ def _report_estimate(state: SupervisorState) -> int:
     return report_tokens_for(texts)
 
 
-def _unit_record(outcome: UnitOutcome, call_id: str) -> dict[str, Any]:
+def _unit_record(outcome: UnitOutcome, call_id: str, *, evidence_count: int) -> dict[str, Any]:
     return {
         "id": outcome.unit_id,
         "topic": outcome.topic,
@@ -416,7 +421,7 @@ def _unit_record(outcome: UnitOutcome, call_id: str) -> dict[str, Any]:
         "finished_at": outcome.finished_at,
         "duration_seconds": outcome.duration_seconds,
         "tool_call_count": outcome.tool_call_count,
-        "evidence_count": len(outcome.records),
+        "evidence_count": evidence_count,
         "failure_reason": outcome.failure_reason,
         "call_id": call_id,
         "note": outcome.notes,

@@ -1,9 +1,9 @@
-"""The ledger keeps one record of a claim from the same sources."""
+"""The ledger counts one record of a claim from the same sources."""
 
 from __future__ import annotations
 
 from engine.citations.evidence import EvidenceRecord
-from engine.citations.evidence_keys import merge_ledger, record_key, unseen_records
+from engine.citations.evidence_keys import record_key, unseen_records
 
 
 def record(claim: str, *sources: str, unit: str = "unit-1") -> EvidenceRecord:
@@ -42,16 +42,18 @@ def test_unseen_records_keeps_order_and_claims_what_it_keeps():
     assert unseen_records([record("Another.", "doc:b")], seen) == []
 
 
-def test_the_ledger_reducer_appends_only_new_evidence():
-    left = [record("One.", "doc:a").model_dump(mode="json")]
-    right = [
-        record("One.", "doc:a", unit="unit-2").model_dump(mode="json"),
+def test_the_ledger_is_read_each_piece_of_evidence_once_in_order():
+    from engine.nodes.common import ledger_records
+
+    raw = [
+        record("One.", "doc:a").model_dump(mode="json"),
         record("Two.", "doc:a", unit="unit-2").model_dump(mode="json"),
-        record("Two.", "doc:a", unit="unit-3").model_dump(mode="json"),
+        record("One.", "doc:a", unit="unit-2").model_dump(mode="json"),
+        record("One.", "doc:b", unit="unit-2").model_dump(mode="json"),
     ]
-    merged = merge_ledger(left, right)
-    assert [(r["claim"], r["research_unit_id"]) for r in merged] == [
-        ("One.", "unit-1"),
-        ("Two.", "unit-2"),
+    read = ledger_records(raw)
+    assert [(r.claim, r.source_urls, r.research_unit_id) for r in read] == [
+        ("One.", ["doc:a"], "unit-1"),
+        ("Two.", ["doc:a"], "unit-2"),
+        ("One.", ["doc:b"], "unit-2"),
     ]
-    assert merge_ledger(None, right[:1]) == right[:1]
