@@ -22,8 +22,10 @@ from langgraph.runtime import Runtime
 
 from engine.budget import another_call_allowed
 from engine.citations.evidence import EvidenceRecord
+from engine.citations.inline import citation_tokens
 from engine.citations.parse import parse_sources_section
 from engine.citations.registry import SourceRegistry
+from engine.citations.sections import parse_report
 from engine.emit import emit
 from engine.events import PhaseChanged, ReportReviewed
 from engine.grounding.critic import critique
@@ -267,12 +269,26 @@ async def checked_against_ledger(
 
 def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -> str:
     """A writer's text without meta lines, cited where it restates the ledger, with sources."""
-    text = strip_meta_lines(text)
+    text = without_unused_sources(strip_meta_lines(text))
     if not parse_sources_section(text):
         # A writer that cited nothing: sentences that restate a ledger claim cite its
         # sources, numbered as the Sources section below will list them.
         text = attribute_uncited(text, ledger_catalog(records, registry))
     return ensure_sources_section(text, records, registry)
+
+
+def without_unused_sources(text: str) -> str:
+    """A draft that cites nothing inline, without its own sources list.
+
+    Small models often write a Sources list and no `[n]` in the text. Such a list says
+    nothing about which sentence rests on what; without it, sentences that restate a ledger
+    claim are cited to that claim's sources below, numbered as the ledger's list.
+    """
+    parsed = parse_report(text)
+    if not parsed.entries:
+        return text
+    prose = "".join(block for _, block in parsed.prose_blocks())
+    return text if citation_tokens(prose) else prose.rstrip() + "\n"
 
 
 async def reviewed(

@@ -153,3 +153,30 @@ async def test_a_report_that_lists_sources_but_cites_none_is_not_verified(tmp_pa
     assert result["audit"]["verification_status"] == "unverified"
     assert result["audit"]["verification_reason"] == "no_inline_citations"
     assert "no sentence cites one" in result["verified_report"]
+
+
+async def test_a_writer_that_lists_sources_but_cites_nothing_inline_is_cited_from_the_ledger(
+    tmp_path: Path,
+):
+    # The bundled local model over undici's pages: every draft restated the ledger and ended
+    # with its own Sources list, with no [n] in the text; four drafts were refused as citing
+    # nothing and the report was assembled from the notes instead.
+    writer = (
+        "### Tasks\n"
+        "Asyncio tasks switch at await points on one event loop thread.\n\n"
+        "### Threads\n"
+        "Threads share the global interpreter lock in CPython.\n\n"
+        "## Sources\n"
+        "[1] Threads — b.example.org\n"
+        "[2] Tasks — a.example.org\n"
+    )
+    model = ScriptedChatModel.sequence([writer])
+    given = {**state(), "evidence_ledger": [r.model_dump() for r in LEDGER_STATE_RECORDS]}
+    result = await final_report(given, Runtime(context=deps(tmp_path, model, critic_rounds=0)))
+    report = result["final_report"]
+    assert result["writer_fallback"] is None
+    assert "one event loop thread [1]." in report
+    assert "lock in CPython [2]." in report
+    assert "Threads — b.example.org" not in report
+    assert report.rstrip().endswith("[1] https://a.example.org/1\n[2] https://b.example.org/2")
+    assert len(model.calls) == 1
