@@ -288,7 +288,8 @@ def without_unused_sources(text: str) -> str:
     if not parsed.entries:
         return text
     prose = "".join(block for _, block in parsed.prose_blocks())
-    return text if citation_tokens(prose) else prose.rstrip() + "\n"
+    cites = any(kind != "code" for _, _, kind, _ in citation_tokens(prose))
+    return text if cites else prose.rstrip() + "\n"
 
 
 async def reviewed(

@@ -165,6 +165,7 @@ async def test_a_writer_that_lists_sources_but_cites_nothing_inline_is_cited_fro
         "### Tasks\n"
         "Asyncio tasks switch at await points on one event loop thread.\n\n"
         "### Threads\n"
+        "Each `Thread` object is an operating system thread. "
         "Threads share the global interpreter lock in CPython.\n\n"
         "## Sources\n"
         "[1] Threads — b.example.org\n"
@@ -177,6 +178,7 @@ async def test_a_writer_that_lists_sources_but_cites_nothing_inline_is_cited_fro
     assert result["writer_fallback"] is None
     assert "one event loop thread [1]." in report
     assert "lock in CPython [2]." in report
+    assert "operating system thread. " in report
     assert "Threads — b.example.org" not in report
     assert report.rstrip().endswith("[1] https://a.example.org/1\n[2] https://b.example.org/2")
     assert len(model.calls) == 1
