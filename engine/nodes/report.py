@@ -33,6 +33,7 @@ from engine.grounding.ledger_check import check_draft
 from engine.middleware.guarded import guarded_text_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.repeated_sections import without_repeated_sections
 from engine.prompt_blocks import format_ledger, format_plan
 from engine.prompts import FINAL_REPORT_PROMPT
 from engine.sourcing.attribution import attribute_uncited
@@ -269,7 +270,7 @@ async def checked_against_ledger(
 
 def tidied(text: str, records: list[EvidenceRecord], registry: SourceRegistry) -> str:
     """A writer's text without meta lines, cited where it restates the ledger, with sources."""
-    text = without_unused_sources(strip_meta_lines(text))
+    text = without_repeated_sections(without_unused_sources(strip_meta_lines(text)))
     if not parse_sources_section(text):
         # A writer that cited nothing: sentences that restate a ledger claim cite its
         # sources, numbered as the Sources section below will list them.
