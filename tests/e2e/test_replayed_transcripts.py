@@ -64,8 +64,9 @@ EXPECTED: dict[str, Expected] = {
     "quick_marker_as_fact": Expected(
         exit_code=0, verified=True, min_kept_citations=1, quoted_for_markers=True
     ),
-    # Plan → two researchers (the supervisor model dispatches none; the engine researches the
-    # plan's first tracks) → a report written from their evidence.
+    # Plan → a researcher → a report written from its evidence, its draft citing nothing
+    # inline and restating the ledger; then the supervisor's next call arrives HTML-escaped
+    # and truncated, and research ends at the gate.
     "deep_capped": Expected(exit_code=0, verified=True, min_kept_citations=1, deep=True),
 }
 
