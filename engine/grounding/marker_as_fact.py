@@ -28,10 +28,22 @@ _JOINERS = re.compile(r"(?:[\s,;]+(?:and|or|&))+$", re.IGNORECASE)
 
 def marker_stands_for_fact(sentence: str) -> bool:
     """Whether `sentence` cites a source in the place of what it should state."""
+    return dangling_word(sentence) is not None
+
+
+def lists_only_sources(sentence: str) -> bool:
+    """Whether such a sentence only says where its text came from ("… are from [1], [2]."),
+    rather than leaving out a fact."""
+    return dangling_word(sentence) == "from"
+
+
+def dangling_word(sentence: str) -> str | None:
+    """The word a statement cannot end on that `sentence` ends on once its markers are out
+    (lower case), or None when it ends as a statement does or cites nothing."""
     stripped = strip_markers(sentence)
     if stripped == sentence:
-        return False
-    text = _JOINERS.sub("", _TAIL.sub("", stripped))
-    text = _TAIL.sub("", text)
+        return None
+    text = _TAIL.sub("", _JOINERS.sub("", _TAIL.sub("", stripped)))
     last = _LAST_WORD.search(text)
-    return last is not None and last.group(1).lower() in _DANGLING
+    word = last.group(1).lower() if last is not None else ""
+    return word if word in _DANGLING else None

@@ -252,11 +252,12 @@ def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
         return reply.model_copy(update={"content": EMPTY_ANSWER})
     catalog = catalog_of(messages)
     question = _question_of(messages)
-    own, fact_left_out = without_marker_facts(without_echo(text, catalog))
+    echoless = without_echo(text, catalog)
+    own, fact_left_out = without_marker_facts(echoless)
     if not own.strip():
         # What the results say is still retrieved text: quoted, it answers more than a dump.
         quoted = quoted_findings(question, catalog, QUOTED_SENTENCES)
-        lead_in = QUOTED_FOR_MARKERS if fact_left_out else QUOTED_INSTEAD
+        lead_in = QUOTED_FOR_MARKERS if own != echoless else QUOTED_INSTEAD
         own = f"{lead_in}\n\n{quoted}" if quoted else COPIED_ANSWER
         fact_left_out = False
     body = body_of(own)

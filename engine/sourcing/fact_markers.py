@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from engine.grounding.marker_as_fact import marker_stands_for_fact
+from engine.grounding.marker_as_fact import lists_only_sources, marker_stands_for_fact
 from engine.sourcing.source_numbers import body_of
 
 # As engine.sourcing.support: a sentence with the markers written after its full stop.
@@ -19,11 +19,12 @@ _UNTOUCHED = ("|", "#")
 
 
 def without_marker_facts(answer: str) -> tuple[str, bool]:
-    """`answer` less such sentences, and whether it had any. Code, tables, headings and the
-    references section are left as they are."""
+    """`answer` less such sentences, and whether one of them left out a fact (a sentence
+    that only lists its sources, "The results are from [1], [2].", leaves out none). Code,
+    tables, headings and the references section are left as they are."""
     body = body_of(answer)
     lines: list[str] = []
-    removed = False
+    changed = fact_left_out = False
     in_code = False
     for line in body.split("\n"):
         if line.lstrip().startswith("```"):
@@ -36,10 +37,13 @@ def without_marker_facts(answer: str) -> tuple[str, bool]:
         if len(kept) == len(pieces):
             lines.append(line)
             continue
-        removed = True
+        changed = True
+        fact_left_out = fact_left_out or any(
+            marker_stands_for_fact(piece) and not lists_only_sources(piece) for piece in pieces
+        )
         text = "".join(kept).strip()
         if text:
             lines.append(text)
-    if not removed:
+    if not changed:
         return answer, False
-    return "\n".join(lines).lstrip("\n") + answer[len(body) :], True
+    return "\n".join(lines).lstrip("\n") + answer[len(body) :], fact_left_out

@@ -55,3 +55,11 @@ def test_grounding_removes_such_a_sentence_and_says_why() -> None:
     (removed,) = grounded.removed
     assert removed.reason == MARKER_AS_FACT
     assert removed.sources == ["functools.html"]
+
+
+def test_a_sentence_that_only_lists_its_sources_leaves_out_no_fact() -> None:
+    from engine.grounding.marker_as_fact import lists_only_sources
+
+    assert lists_only_sources("The results are from [1], [2], and [3].")
+    assert not lists_only_sources("The minimum version is [1].")
+    assert not lists_only_sources("The default is 128 [1].")

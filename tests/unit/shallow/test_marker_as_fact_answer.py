@@ -46,3 +46,16 @@ async def test_a_sentence_listing_its_sources_leaves_no_commas_behind() -> None:
     assert "results are from" not in answer
     assert ",," not in answer
     assert answer.startswith("The iterable needs to already be sorted on the same key function")
+
+
+async def test_an_answer_that_names_its_fact_and_lists_its_sources_gets_no_lead_in() -> None:
+    # The local model's own words over undici's pages: the fact, then where it came from.
+    reply = (
+        "The input to groupby needs to already be sorted on the same key function. "
+        "The results are from [1], [2], and [3]."
+    )
+    answer = await answer_to(QUESTION, reply)
+
+    assert answer.startswith("The input to groupby needs to already be sorted")
+    assert "results are from" not in answer
+    assert QUOTED_BESIDE_MARKERS not in answer and QUOTED_FOR_MARKERS not in answer
