@@ -31,7 +31,6 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
 from engine.budget import budget_reached, report_tokens_for
-from engine.citations.evidence import EvidenceRecord
 from engine.citations.evidence_keys import record_key, unseen_records
 from engine.config import Settings
 from engine.emit import emit
@@ -255,8 +254,10 @@ def _collect_wave(
     settings = deps.settings
     units = dict(state.get("research_units") or {})
     answers: list[ToolMessage] = []
-    for item in state.get("pending_dispatch") or []:
-        _announced_by_wave(deps).pop(item.get("wave_id", ""), None)
+    pending = state.get("pending_dispatch") or []
+    for wave_id in {item.get("wave_id", "") for item in pending}:
+        _announced_by_wave(deps).pop(wave_id, None)
+    for item in pending:
         unit = units.get(item["unit_id"], {})
         if unit.get("status") == "completed":
             body = unit.get("note") or "(the researcher found nothing citable)"
@@ -357,7 +358,7 @@ async def research_unit(
     # What a sibling announced first is not announced again. Every copy is stored, in
     # dispatch order, and the ledger is read each piece of evidence once: the session's
     # ledger and report do not depend on which unit happened to finish first.
-    announced = _unannounced(outcome.records, item, deps)
+    announced = unseen_records(outcome.records, _announced_in(item.get("wave_id", ""), deps))
     unit = _unit_record(outcome, item["call_id"], evidence_count=len(announced))
     emit(ResearchUnitUpdated(unit=summary_of(unit)))
     for record in announced:
@@ -377,21 +378,13 @@ async def research_unit(
 def _announced_by_wave(deps: EngineDeps) -> dict[str, set[str]]:
     """Per wave, the evidence its units have announced so far. Units of one wave run at once
     in this process and share the run's context, so a sibling's record is seen here before
-    the wave is merged into the ledger."""
+    the wave is merged into the ledger. Nothing awaits between a unit's check and its claim,
+    so two siblings finishing together cannot both announce the same record."""
     return cast(dict[str, set[str]], deps.cache.setdefault(_ANNOUNCED_KEY, {}))
 
 
-def _unannounced(
-    records: list[EvidenceRecord], item: UnitInput, deps: EngineDeps
-) -> list[EvidenceRecord]:
-    """The unit's records no sibling unit of its wave has announced, seeded with what the
-    ledger held when the wave was sent. Nothing awaits between the check and the claim, so
-    two siblings finishing together cannot both announce the same record."""
-    by_wave = _announced_by_wave(deps)
-    wave_id = item.get("wave_id", "")
-    if wave_id not in by_wave:
-        by_wave[wave_id] = set(item.get("known_evidence") or [])
-    return unseen_records(records, by_wave[wave_id])
+def _announced_in(wave_id: str, deps: EngineDeps) -> set[str]:
+    return _announced_by_wave(deps).setdefault(wave_id, set())
 
 
 def build_supervisor_graph() -> Any:

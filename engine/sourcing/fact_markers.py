@@ -8,13 +8,10 @@ from,, and." behind; the quick path then quotes what the sources say instead.
 
 from __future__ import annotations
 
-import re
-
 from engine.grounding.marker_as_fact import lists_only_sources, marker_stands_for_fact
 from engine.sourcing.source_numbers import body_of
+from engine.sourcing.support import SENTENCE
 
-# As engine.sourcing.support: a sentence with the markers written after its full stop.
-_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|$)")
 _UNTOUCHED = ("|", "#")
 
 
@@ -32,16 +29,14 @@ def without_marker_facts(answer: str) -> tuple[str, bool]:
         if in_code or line.lstrip().startswith(("```", *_UNTOUCHED)):
             lines.append(line)
             continue
-        pieces = [piece for piece in _SENTENCE.findall(line) if piece]
-        kept = [piece for piece in pieces if not marker_stands_for_fact(piece)]
-        if len(kept) == len(pieces):
+        pieces = [piece for piece in SENTENCE.findall(line) if piece]
+        taken = [piece for piece in pieces if marker_stands_for_fact(piece)]
+        if not taken:
             lines.append(line)
             continue
         changed = True
-        fact_left_out = fact_left_out or any(
-            marker_stands_for_fact(piece) and not lists_only_sources(piece) for piece in pieces
-        )
-        text = "".join(kept).strip()
+        fact_left_out = fact_left_out or not all(map(lists_only_sources, taken))
+        text = "".join(piece for piece in pieces if piece not in taken).strip()
         if text:
             lines.append(text)
     if not changed:

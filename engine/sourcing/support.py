@@ -17,7 +17,7 @@ from engine.sourcing.source_numbers import SourceCatalog, body_of
 
 # A sentence ends at . ! or ? followed by a space or the end, not inside `functools.partial`;
 # markers written after its full stop ("… shootout. [1]") still belong to it.
-_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|$)")
+SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|$)")
 _MARKER = re.compile(r"\s?\[(\d+(?:\s*,\s*\d+)*)\]")
 MIN_SHARED_WORDS = 2
 MIN_SHARE = 0.25
@@ -63,5 +63,5 @@ def drop_unsupported(answer: str, catalog: SourceCatalog) -> str:
         if line.lstrip().startswith(("```", "|", "#")):
             lines.append(line)
             continue
-        lines.append(_SENTENCE.sub(lambda m: _checked(m.group(0), catalog), line))
+        lines.append(SENTENCE.sub(lambda m: _checked(m.group(0), catalog), line))
     return "\n".join(lines)
