@@ -4,9 +4,10 @@ For every question, each fact pattern must occur (case-insensitive) in the text 
 extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
 
-Six sets: the shipped one over docs/samples (Python documentation, HTML), four more over
+Seven sets: the shipped one over docs/samples (Python documentation, HTML), four more over
 Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
-documentation pages, undici API pages), and one over HTML pages of the SQLite documentation.
+documentation pages, undici API pages), and two over HTML pages (the SQLite documentation and
+the Apache HTTP Server manual).
 """
 
 from __future__ import annotations
@@ -87,6 +88,15 @@ SETS = {
         FIXTURES / "sqlite_pages",
         40,
         12,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    "httpd_holdout": EvalSet(
+        "httpd_holdout",
+        FIXTURES / "httpd_holdout.jsonl",
+        FIXTURES / "httpd_pages",
+        24,
+        14,
         frozenset(KINDS),
         2 / 3,
     ),
@@ -212,8 +222,9 @@ def test_the_check_catches_a_fact_missing_from_its_page_or_echoed_by_the_questio
     ]
 
 
-def test_each_half_of_the_sqlite_set_has_every_kind():
+@pytest.mark.parametrize("name", ["sqlite_holdout", "httpd_holdout"])
+def test_each_half_of_a_paired_set_has_every_kind(name):
     # The odd half is read while tuning, the even half never: each must cover every kind.
-    rows = load_rows(SETS["sqlite_holdout"].path)
+    rows = load_rows(SETS[name].path)
     for parity in (0, 1):
         assert {row["kind"] for row in rows if int(row["id"][1:]) % 2 == parity} == KINDS
