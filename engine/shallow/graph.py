@@ -34,13 +34,14 @@ from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
 from engine.middleware.first_search import engine_search, forced_search_choice
+from engine.models.compat.reply_watch import stop_reply_when
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
 from engine.shallow.state import ShallowResearchState
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.corroboration import corroborate
-from engine.sourcing.echo import without_echo
+from engine.sourcing.echo import copying_results, without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.fact_markers import without_marker_facts
 from engine.sourcing.marker_place import markers_at_sentence_end
@@ -107,6 +108,26 @@ CITE_REMINDER = (
 
 def cite_reminder(question: str) -> str:
     return f"Question: {question}\n{CITE_REMINDER}" if question else CITE_REMINDER
+
+
+# After a reply that began copying a search result and was stopped there.
+COPY_NOTICE = (
+    "Your reply began copying a search result instead of answering. Do not copy the "
+    "results. Answer the question in two to five sentences of your own, with the number of "
+    "the result each fact came from in square brackets after it, like [1]."
+)
+
+
+def copy_notice(question: str) -> str:
+    return f"{COPY_NOTICE}\nQuestion: {question}" if question else COPY_NOTICE
+
+
+def _copied_only(reply: AIMessage, catalog: SourceCatalog) -> bool:
+    """The reply is copied search results and nothing of its own."""
+    text = message_text(reply)
+    if reply.tool_calls or not text.strip() or not catalog.entries:
+        return False
+    return not without_echo(text, catalog).strip()
 
 
 MALFORMED_CALL_NOTICE = (
@@ -418,7 +439,16 @@ class _QuickNodes:
         forced = _first_search_choice(usable, messages) if with_tools else None
         runnable = self.model.bind_tools(usable, tool_choice=forced) if with_tools else self.model
         request = self.request_for(state, usable, exhausted)
-        reply = _as_ai_message(await runnable.ainvoke(request, max_tokens=QUICK_TURN_TOKENS))
+        catalog = catalog_of(messages)
+        # A reply that starts copying a result is cut off there, not read to the token cap.
+        with stop_reply_when(copying_results(catalog) if catalog.entries else None):
+            reply = _as_ai_message(await runnable.ainvoke(request, max_tokens=QUICK_TURN_TOKENS))
+            if _copied_only(reply, catalog):
+                # Asked once more, with the same request before the notice: a server that
+                # caches its last prompt reads only the notice again.
+                notice = HumanMessage(content=copy_notice(_question_of(messages)))
+                retry = [*request, notice]
+                reply = _as_ai_message(await runnable.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
         if forced is not None and not reply.tool_calls:
             reply = engine_search([HumanMessage(content=_question_of(messages))])
         return reply

@@ -13,6 +13,7 @@ own sentences stay, and what is left is checked as usual.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.sourcing.source_numbers import SourceCatalog, body_of
 
@@ -78,3 +79,28 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     if not cleaned.strip():
         return ""  # all of it was copied: there is no answer to keep
     return cleaned.rstrip() + ("\n\n" + tail.lstrip("\n") if tail else "\n")
+
+
+def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:
+    """A watch for a streamed answer: true once a paragraph of it opens with a whole header
+    line of a result the model was shown (`[2] Title`), the start of a copied result.
+
+    What came before that line is the answer's own and is kept; nothing after it would be.
+    """
+    titles = {_folded(title) for title, _locator in catalog.entries.values()}
+
+    def copying(text: str) -> bool:
+        if not titles:
+            return False
+        # A references list written after the answer is the answer's own.
+        for paragraph in re.split(r"\n[ \t]*\n", body_of(text)):
+            first, finished, _rest = paragraph.lstrip("\n").partition("\n")
+            # Only a finished header line: "[2] json" may yet become "[2] json.dumps escapes".
+            if not finished:
+                continue
+            header = _HEADER.match(first)
+            if header is not None and _folded(header.group(2)) in titles:
+                return True
+        return False
+
+    return copying

@@ -22,6 +22,7 @@ from engine.middleware.retry import RetryPolicy, is_transient, status_code
 from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrink
 from engine.models.compat.errors import ModelCallError, describe_failure, is_context_overflow
 from engine.models.compat.progress import CallProgress, announce_retry
+from engine.models.compat.reply_watch import STOPPED_EARLY, WatchedText, current_watch
 
 # 5xx and dropped connections: a couple of tries, then tell the person (a broken request
 # fails the same way every time). Timeouts: once, the server may still be busy.
@@ -177,17 +178,27 @@ class Transport:
             request = {**request, "max_tokens": cap}
         bound = self.client.bind(timeout=self._timeout_for(prompt_tokens), **request)
         aggregate: AIMessageChunk | None = None
-        async with CallProgress(role, self.endpoint) as progress:
+        watched = WatchedText(current_watch())
+        stopped = False
+        # Closed on leaving, so a reply stopped early also ends its HTTP stream.
+        stream = bound.astream(messages, config={"callbacks": []})
+        async with CallProgress(role, self.endpoint) as progress, contextlib.aclosing(stream):
             # Callbacks off on the inner call: the outer model reports this call once.
-            async for chunk in bound.astream(messages, config={"callbacks": []}):
+            async for chunk in stream:
                 aggregate = chunk if aggregate is None else aggregate + chunk
                 progress.tick()
+                if watched.add(chunk.content if isinstance(chunk.content, str) else ""):
+                    stopped = True
+                    break
                 await asyncio.sleep(0)
         if aggregate is None:
             raise EmptyReplyError("no chunks")
         message = message_chunk_to_message(aggregate)
         if not isinstance(message, AIMessage):
             raise EmptyReplyError("not an assistant message")
+        if stopped:
+            metadata = {**message.response_metadata, "finish_reason": STOPPED_EARLY}
+            message = message.model_copy(update={"response_metadata": metadata})
         if not message.response_metadata.get("finish_reason"):
             raise CutShortError("the stream ended without a finish reason")
         chars = sum(message_chars(item) for item in messages) + extra
