@@ -129,6 +129,26 @@ def url_token_span(text: str, start: int, end: int, floor: int = 0) -> tuple[int
     return start, end, url
 
 
+# What introduced a link that is taken out and would be left hanging without it: "the library
+# found at <url>." reads "the library found at." once the link goes, so it goes with it.
+_DANGLING_LEAD = re.compile(
+    r"(?:\s+(?:(?:is|are)\s+)?(?:found|available|located|hosted|published|downloadable)"
+    r"\s+(?:at|from|on|via)|\s+(?:at|from|via))[ \t]*$",
+    re.IGNORECASE,
+)
+_SENTENCE_GOES_ON = re.compile(r"[ \t]*(?:[.!?;,)\n]|$)")
+
+
+def _without_dangling_lead(text: str, start: int, end: int, floor: int) -> int:
+    """Where the deletion of the link at `start:end` should begin: earlier, over the words
+    that introduced it, when the sentence ends right after the link."""
+    if not _SENTENCE_GOES_ON.match(text, end):
+        return start
+    line_start = text.rfind("\n", floor, start) + 1
+    lead = _DANGLING_LEAD.search(text, max(floor, line_start), start)
+    return lead.start() if lead is not None else start
+
+
 def rewrite_body(
     text: str,
     marker_map: MarkerMap,
@@ -157,7 +177,10 @@ def rewrite_body(
         start, end, kind, _ = token
         if kind == "url" and url_map is not None:
             start, end, url = url_token_span(text, start, end, previous_end)
-            edits.append((start, end, url_map(url)))
+            replacement = url_map(url)
+            if replacement is None:
+                start = _without_dangling_lead(text, start, end, previous_end)
+            edits.append((start, end, replacement))
         elif kind != "code" and (kind != "superscript" or superscripts):
             read = token_numbers(token, known_numbers)
             if read is not None:

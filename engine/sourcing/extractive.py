@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import re
 
+from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
 from engine.tools.rerank import score_chunks
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`*])")
+# A sentence ends at its stop; a passage flattened from a page also runs its list items
+# (" - Input - Store the byte count…") and table cells (" | ") together, each a unit of its own.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`*])|\s+[-|]\s+")
 MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 400
+# A quote must match the question at least half as well as the best one does: the third of
+# three quotes should not be a sentence that shares one word with the question.
+MIN_SHARE_OF_BEST = 0.5
+# Two pages that state one thing in nearly the same words are one quote with both cited.
+SAME_STATEMENT = 0.8
 
 
 def sentences_of(passage: str) -> list[str]:
@@ -29,10 +37,15 @@ def sentences_of(passage: str) -> list[str]:
     return found
 
 
+def _same_statement(one: set[str], other: set[str]) -> bool:
+    return bool(one and other) and len(one & other) >= SAME_STATEMENT * max(len(one), len(other))
+
+
 def quoted_findings(topic: str, catalog: SourceCatalog, max_findings: int) -> str:
     """Up to `max_findings` passage sentences that best match `topic`, each cited `[n]`.
 
-    At most two sentences come from one result, so several sources are heard.
+    At most two sentences come from one result, so several sources are heard; a sentence
+    another result states in nearly the same words is quoted once, citing both.
     """
     candidates = [
         (number, sentence)
@@ -43,18 +56,26 @@ def quoted_findings(topic: str, catalog: SourceCatalog, max_findings: int) -> st
         return ""
     scores = score_chunks([sentence for _, sentence in candidates], topic)
     ranked = sorted(range(len(candidates)), key=lambda i: (-scores[i], i))
-    chosen: list[int] = []
+    floor = MIN_SHARE_OF_BEST * scores[ranked[0]]
+    chosen: list[tuple[int, list[int], set[str]]] = []  # candidate, numbers cited, its terms
     per_source: dict[int, int] = {}
     for index in ranked:
-        number = candidates[index][0]
-        if scores[index] <= 0 or per_source.get(number, 0) >= 2:
+        number, sentence = candidates[index]
+        if scores[index] <= 0 or scores[index] < floor:
+            break
+        said = terms(sentence)
+        again = next((quote for quote in chosen if _same_statement(quote[2], said)), None)
+        if again is not None:
+            if number not in again[1]:
+                again[1].append(number)
+            continue
+        if per_source.get(number, 0) >= 2 or len(chosen) >= max_findings:
             continue
         per_source[number] = per_source.get(number, 0) + 1
-        chosen.append(index)
-        if len(chosen) >= max_findings:
-            break
+        chosen.append((index, [number], said))
     lines = []
-    for index in sorted(chosen):
-        number, sentence = candidates[index]
-        lines.append(f"- {sentence[:-1]} [{number}]{sentence[-1]}")
+    for index, numbers, _said in sorted(chosen):
+        sentence = candidates[index][1]
+        cited = ", ".join(str(number) for number in sorted(numbers))
+        lines.append(f"- {sentence[:-1]} [{cited}]{sentence[-1]}")
     return "\n".join(lines)

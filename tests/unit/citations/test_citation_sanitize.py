@@ -98,9 +98,7 @@ def test_bare_body_urls_become_their_citation_or_go() -> None:
         f"[2] WAL: {SAFE}\n"
     )
     result = sanitize_report(report)
-    assert result.sanitized_report.splitlines()[0] == (
-        "See [1] for details, and (shortened) and."
-    )
+    assert result.sanitized_report.splitlines()[0] == ("See [1] for details, and (shortened) and.")
     reasons = [(r.number, r.url, r.reason) for r in result.removed]
     assert (1, "https://t.co/x", "shortened_url") in reasons
     assert (None, "https://bit.ly/x", "shortened_url") in reasons
@@ -110,9 +108,9 @@ def test_bare_body_urls_become_their_citation_or_go() -> None:
 @pytest.mark.parametrize(
     "markup",
     [
-        "<tool_call>{\"name\": \"search\"}</tool_call>",
-        "<function=search_web>{\"query\": \"x\"}</function>",
-        "<invoke name=\"fetch_url\">",
+        '<tool_call>{"name": "search"}</tool_call>',
+        '<function=search_web>{"query": "x"}</function>',
+        '<invoke name="fetch_url">',
         "<function_calls><invoke>",
         "<|python_tag|>search(x)",
     ],
@@ -151,3 +149,18 @@ def test_clean_report_is_unchanged() -> None:
     result = sanitize_report(report)
     assert result.sanitized_report == report
     assert result.removed == [] and result.tool_markup_removed is False
+
+
+def test_a_link_taken_out_takes_the_words_that_introduced_it_when_the_sentence_ends() -> None:
+    # The local model copied "…the Brotli library found at <url>" from the page it read.
+    report = (
+        "This module uses the Brotli library found at https://github.com/google/brotli.\n"
+        "Download it from https://unlisted.example/x, then build it.\n"
+        "The notes at https://unlisted.example/y describe it.\n"
+    )
+    lines = sanitize_report(report).sanitized_report.splitlines()
+    assert lines == [
+        "This module uses the Brotli library.",
+        "Download it, then build it.",
+        "The notes at describe it.",
+    ]
