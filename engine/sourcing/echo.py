@@ -54,11 +54,31 @@ def _written_before(folded: str, seen: set[str]) -> bool:
     return any(earlier.startswith(folded) for earlier in seen)
 
 
+# A lead-in ("Thus you may log it this way:") with nothing after it, its citations aside.
+_HANGING_LEAD_IN = re.compile(r"(?:^|(?<=[.!?])\s+)[^.!?\n]*:(?:\s*\[[\d,\s\u2013-]+\])*\s*$")
+
+
+def _without_inline_headers(body: str, catalog: SourceCatalog) -> str:
+    """`body` without result header lines run into its text ("…this way: [1] mod_deflate -
+    Apache HTTP Server Version 2.4"): the marker stays, the copied title goes. A lead-in
+    left with nothing to introduce at the end of the answer goes too."""
+    cleaned = body
+    for number, (title, _locator) in catalog.entries.items():
+        # After text on its line: a header opening a paragraph is a copied result, read below.
+        copied = re.compile(rf"(?<=\S)([ \t]+\[{number}\])[ \t]+{re.escape(title)}[ \t]*(?=\n|$)")
+        cleaned = copied.sub(r"\1", cleaned)
+    if cleaned == body:
+        return body
+    kept = cleaned.rstrip()
+    return _HANGING_LEAD_IN.sub("", kept).rstrip() + cleaned[len(kept) :]
+
+
 def without_echo(answer: str, catalog: SourceCatalog) -> str:
     """`answer` without copied search results and without paragraphs written twice; empty
     when it was nothing but copies."""
-    body = body_of(answer)
-    tail = answer[len(body) :]
+    body = _without_inline_headers(body_of(answer), catalog)
+    tail = answer[len(body_of(answer)) :]
+    answer = body + tail
     titles = {_folded(title) for title, _locator in catalog.entries.values()}
     passages = [_folded(passage) for passage in catalog.passages.values()]
     kept: list[str] = []

@@ -115,3 +115,18 @@ def test_copies_of_results_with_no_sentence_to_quote_are_called_so() -> None:
     finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
 
     assert finished.content == COPIED_ANSWER
+
+
+def test_a_header_line_run_into_a_sentence_loses_its_title_and_the_hanging_lead_in() -> None:
+    # Seen on the local model over the httpd manual: "…this way: [1] mod_deflate - Apache …".
+    catalog = _catalog()
+    answer = f"{ANSWER} Thus you may call it this way: [1] {JSON_TITLE}\n"
+
+    assert without_echo(answer, catalog) == ANSWER + "\n"
+
+
+def test_a_lead_in_followed_by_its_list_stays() -> None:
+    lead_in = "It escapes two kinds of characters: [1]\n\n- non-ASCII ones [1]"
+    answer = f"{lead_in} {JSON_TITLE}\n- quotes [1]\n"
+
+    assert without_echo(answer, _catalog()) == f"{lead_in}\n- quotes [1]\n"
