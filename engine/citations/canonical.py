@@ -26,7 +26,13 @@ from engine.citations.inline import NamedCitation, Ref, citation_tokens, named_c
 from engine.citations.markers import BRACKET_STYLES, render_numbers, token_numbers
 from engine.citations.resolve import SourceTable
 from engine.citations.results import NO_SUCH_ENTRY, UNNUMBERED, RemovedCitation
-from engine.citations.rewrite import Edit, RewriteNotes, apply_edits, url_token_span
+from engine.citations.rewrite import (
+    Edit,
+    RewriteNotes,
+    apply_edits,
+    url_token_span,
+    without_dangling_lead,
+)
 from engine.citations.sanitize import unsafe_url_reason
 from engine.citations.scanning import Token, find_urls
 
@@ -64,6 +70,8 @@ class BodyCiter:
             if kind == "url":
                 start, end, url = url_token_span(text, start, end, previous_end)
                 edit = self._url_edit(start, end, url)
+                if edit[2] is None:
+                    edit = (without_dangling_lead(text, start, end, previous_end), end, None)
             elif kind in ("named", "link"):
                 citation = named_citation(token)
                 edit = self._named_edit(citation) if citation is not None else None

@@ -111,9 +111,14 @@ class SourceEntry(NamedTuple):
         return line
 
 
+# The label local search results put before a document's key ("Document: stopping.html"),
+# which a model copies into its own references list between the title and the key.
+_KEY_LABEL_RE = re.compile(r"\s+Document\s*:\s*$")
+
+
 def clean_title(text: str) -> str | None:
     """A title as a reader should see it: one line, no link syntax or URL lead-in."""
-    title = " ".join(text.split()).strip(TITLE_TRIM)
+    title = " ".join(_KEY_LABEL_RE.sub("", text).split()).strip(TITLE_TRIM)
     if title.lower().endswith(_LEAD_IN_ENDINGS):
         title = _LEAD_IN_RE.sub("", title).strip(TITLE_TRIM)
     for quote in ('"', "“", "”"):

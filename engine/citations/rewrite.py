@@ -139,7 +139,7 @@ _DANGLING_LEAD = re.compile(
 _SENTENCE_GOES_ON = re.compile(r"[ \t]*(?:[.!?;,)\n]|$)")
 
 
-def _without_dangling_lead(text: str, start: int, end: int, floor: int) -> int:
+def without_dangling_lead(text: str, start: int, end: int, floor: int) -> int:
     """Where the deletion of the link at `start:end` should begin: earlier, over the words
     that introduced it, when the sentence ends right after the link."""
     if not _SENTENCE_GOES_ON.match(text, end):
@@ -179,7 +179,7 @@ def rewrite_body(
             start, end, url = url_token_span(text, start, end, previous_end)
             replacement = url_map(url)
             if replacement is None:
-                start = _without_dangling_lead(text, start, end, previous_end)
+                start = without_dangling_lead(text, start, end, previous_end)
             edits.append((start, end, replacement))
         elif kind != "code" and (kind != "superscript" or superscripts):
             read = token_numbers(token, known_numbers)

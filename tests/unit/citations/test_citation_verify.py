@@ -168,3 +168,30 @@ def test_verification_is_a_fixed_point_even_when_deletion_forms_a_new_entry() ->
         once.verified_report
     )
     assert "https://example.com/b?x=1" in once.verified_report
+
+
+def test_an_unretrieved_link_goes_with_the_words_that_introduced_it() -> None:
+    # The local model copied "…found at https://github.com/google/brotli" from mod_brotli.html.
+    report = (
+        "This module uses the Brotli library found at https://github.com/google/brotli. [1]\n\n"
+        "## Sources\n[1] mod_brotli: asyncio-task.html\n"
+    )
+
+    result = verify_citations(report, REGISTRY)
+
+    assert result.verified_report.splitlines()[0] == "This module uses the Brotli library. [1]"
+    assert [c.source for c in result.removed_citations] == ["https://github.com/google/brotli"]
+
+
+def test_the_key_label_of_a_search_result_copied_into_an_entry_is_not_its_title() -> None:
+    # "[1] <title>\nDocument: stopping.html", as the search showed it, written on one line.
+    report = (
+        "It stops gracefully [1].\n\n## References\n"
+        "[1] Stopping and Restarting Apache HTTP Server Document: asyncio-task.html\n"
+    )
+
+    result = verify_citations(report, REGISTRY)
+
+    assert "[1] Stopping and Restarting Apache HTTP Server: asyncio-task.html" in (
+        result.verified_report
+    )
