@@ -448,7 +448,10 @@ class _QuickNodes:
                 # caches its last prompt reads only the notice again.
                 notice = HumanMessage(content=copy_notice(_question_of(messages)))
                 retry = [*request, notice]
-                reply = _as_ai_message(await runnable.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
+                again = _as_ai_message(await runnable.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
+                # Asked to answer, not to search: another search would cost a whole new prompt,
+                # so a tool call here leaves the copy to be quoted from instead.
+                reply = reply if again.tool_calls else again
         if forced is not None and not reply.tool_calls:
             reply = engine_search([HumanMessage(content=_question_of(messages))])
         return reply

@@ -81,6 +81,13 @@ async def test_a_second_copy_is_not_asked_again_but_quoted() -> None:
     assert "MaxClients before version 2.3.13 [1]." in answer
 
 
+async def test_a_search_asked_for_instead_of_the_answer_leaves_the_copy_to_be_quoted() -> None:
+    answer, model = await _run([COPY, calls_message(search("MaxClients rename"))])
+
+    assert len(model.calls) == 3
+    assert answer.startswith(QUOTED_INSTEAD)
+
+
 async def test_an_answer_of_its_own_is_asked_once() -> None:
     answer, model = await _run([OWN])
 
