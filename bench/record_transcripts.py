@@ -96,6 +96,19 @@ SCENARIOS: list[dict[str, Any]] = [
         "env": {"DOCUMENTS_PATH": "tests/fixtures/eval/undici_pages"},
     },
     {
+        # Over the Apache httpd manual: the model began copying a search result, header line
+        # first; the reply is stopped there and asked for once more.
+        "name": "quick_copy_stopped",
+        "args": [
+            "What does httpd do when a client fails to deliver its request headers within "
+            "the configured read timeout?",
+            "--mode",
+            "quick",
+            "--yes",
+        ],
+        "env": {"DOCUMENTS_PATH": "tests/fixtures/eval/httpd_pages"},
+    },
+    {
         "name": "deep_capped",
         "args": [
             "Compare asyncio tasks and threads for I/O-bound work",

@@ -26,7 +26,7 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
-from engine.shallow.graph import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
+from engine.shallow.graph import COPY_NOTICE, QUOTED_FOR_MARKERS, QUOTED_INSTEAD
 from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer
 from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette
@@ -46,6 +46,8 @@ class Expected:
     quoted_instead: bool = False
     # The model cited a source where the fact should be: its sources' sentences, quoted.
     quoted_for_markers: bool = False
+    # The model began copying a search result: its reply was stopped there and asked again.
+    asked_again_after_copy: bool = False
 
 
 EXPECTED: dict[str, Expected] = {
@@ -63,6 +65,12 @@ EXPECTED: dict[str, Expected] = {
     # sentence that states nothing, replaced by the sources' sentences (the version table).
     "quick_marker_as_fact": Expected(
         exit_code=0, verified=True, min_kept_citations=1, quoted_for_markers=True
+    ),
+    # Over the httpd manual, the answer began "[1] mod_reqtimeout - Apache HTTP Server Version
+    # 2.4" twice: each reply stopped at that line, and the turn without tools that followed
+    # answered in the model's own words ("… a 408 REQUEST TIME OUT error is sent").
+    "quick_copy_stopped": Expected(
+        exit_code=0, verified=True, min_kept_citations=1, asked_again_after_copy=True
     ),
     # Plan → a researcher → a report written from its evidence, its draft citing nothing
     # inline and restating the ledger; then the supervisor's next call arrives HTML-escaped
@@ -111,6 +119,8 @@ def test_recorded_session_replays_whole(
         code = main([*argv, "--out", str(out), "--events", str(events_file)])
         assert not llm.unmatched, llm.describe_unmatched()
         assert not llm.book.unserved, f"never asked: exchanges {llm.book.unserved}"
+        last_messages = [str(body["messages"][-1].get("content")) for body in llm.requests]
+    assert any(COPY_NOTICE in text for text in last_messages) is expected.asked_again_after_copy
 
     events = read_jsonl(events_file)
     assert code == expected.exit_code
