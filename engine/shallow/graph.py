@@ -460,12 +460,30 @@ class _QuickNodes:
         self, state: ShallowResearchState, usable: list[BaseTool], reply: AIMessage, iterations: int
     ) -> AIMessage:
         """The reply's tool calls cut to what the budget has left; a reply with no answer
-        after a search is asked for once more, without tools."""
+        after a search, or still a copy of the results, is asked for once more."""
         reply = _capped(reply, self.budget.remaining_tool_calls(iterations))
-        if not reply.tool_calls and _no_answer(reply) and _searched(list(state["messages"])):
-            retry = self.request_for(state, usable, True)
-            reply = _as_ai_message(await self.model.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
-        return reply
+        messages: list[BaseMessage] = list(state["messages"])
+        if reply.tool_calls or not _searched(messages):
+            return reply
+        catalog = catalog_of(messages)
+        copied = _copied_only(reply, catalog)
+        if not copied and not _no_answer(reply):
+            return reply
+        retry = self.request_for(state, usable, True)
+        if not copied:
+            return _as_ai_message(await self.model.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
+        # Copied twice already: asked with the tools still bound, so the request differs from
+        # the last one only in its final line and a server's cached prompt still holds the rest
+        # (without them, a small CPU server reads the whole prompt again: minutes). A tool call
+        # or another copy leaves the copy to be quoted from.
+        with stop_reply_when(copying_results(catalog)):
+            again = await self.model.bind_tools(usable).ainvoke(
+                retry, max_tokens=QUICK_TURN_TOKENS
+            )
+        again = _as_ai_message(again)
+        if again.tool_calls or _no_answer(again) or _copied_only(again, catalog):
+            return reply
+        return again
 
     async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:
         result = await self.tool_node.ainvoke(state)

@@ -16,6 +16,7 @@ from engine.config import settings_from_mapping
 from engine.middleware.retry import RetryPolicy
 from engine.models.compat.reply_watch import STOPPED_EARLY, stop_reply_when
 from engine.models.factory import make_chat_model
+from engine.shallow.budget import SYNTHESIS_ANCHOR
 from engine.shallow.graph import COPY_NOTICE, QUOTED_INSTEAD, build_shallow_graph, final_answer
 from engine.sourcing.echo import copying_results
 from engine.sourcing.source_numbers import SourceCatalog
@@ -73,18 +74,30 @@ async def test_a_copied_reply_is_asked_again_and_the_answer_of_its_own_is_kept()
     assert len(model.calls) == 3
 
 
-async def test_a_second_copy_is_not_asked_again_but_quoted() -> None:
-    answer, model = await _run([COPY, COPY])
+async def test_a_second_copy_is_asked_once_more_to_answer_now_with_the_same_tools_bound() -> None:
+    answer, model = await _run([COPY, COPY, OWN])
 
-    assert len(model.calls) == 3
+    assert answer.startswith(OWN)
+    last, before = model.calls[-1], model.calls[-2]
+    assert SYNTHESIS_ANCHOR in str(last.messages[-1].content)
+    # The tool list stays in the prompt, so a server's cached prompt still matches it.
+    assert last.bound_tools == before.bound_tools == ("search_web",)
+    assert [m.content for m in last.messages[:-1]] == [m.content for m in before.messages[:-2]]
+
+
+async def test_a_third_copy_is_not_asked_again_but_quoted() -> None:
+    answer, model = await _run([COPY, COPY, COPY])
+
+    assert len(model.calls) == 4
     assert answer.startswith(QUOTED_INSTEAD)
     assert "MaxClients before version 2.3.13 [1]." in answer
 
 
 async def test_a_search_asked_for_instead_of_the_answer_leaves_the_copy_to_be_quoted() -> None:
-    answer, model = await _run([COPY, calls_message(search("MaxClients rename"))])
+    another_search = calls_message(search("MaxClients rename"))
+    answer, model = await _run([COPY, another_search, another_search])
 
-    assert len(model.calls) == 3
+    assert len(model.calls) == 4
     assert answer.startswith(QUOTED_INSTEAD)
 
 
