@@ -76,8 +76,9 @@ def _without_inline_headers(body: str, catalog: SourceCatalog) -> str:
 def without_echo(answer: str, catalog: SourceCatalog) -> str:
     """`answer` without copied search results and without paragraphs written twice; empty
     when it was nothing but copies."""
-    body = _without_inline_headers(body_of(answer), catalog)
-    tail = answer[len(body_of(answer)) :]
+    written = body_of(answer)
+    tail = answer[len(written) :]
+    body = _without_inline_headers(written, catalog)
     answer = body + tail
     titles = {_folded(title) for title, _locator in catalog.entries.values()}
     passages = [_folded(passage) for passage in catalog.passages.values()]
