@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.sourcing.source_numbers import SourceCatalog, body_of
+from engine.sourcing.source_numbers import MARKER, SourceCatalog, body_of
 
 _HEADER = re.compile(r"^\s*\[(\d+(?:\s*[,\u2013-]\s*\d+)*)\]\s+(.+?)\s*$")
 
@@ -24,8 +24,20 @@ _HEADER = re.compile(r"^\s*\[(\d+(?:\s*[,\u2013-]\s*\d+)*)\]\s+(.+?)\s*$")
 MIN_COPIED_CHARS = 60
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
 def _folded(text: str) -> str:
     return " ".join(text.split()).casefold()
+
+
+def _titles_of(catalog: SourceCatalog) -> set[str]:
+    return {_folded(title) for title, _locator in catalog.entries.values()}
+
+
+def _names_a_shown_result(header: re.Match[str], titles: set[str]) -> bool:
+    """The header line (`[2] Title`) is a shown result's, as the search showed it."""
+    return _folded(header.group(2)) in titles
 
 
 def _is_copied_result(lines: list[str], titles: set[str], passages: list[str]) -> bool:
@@ -35,7 +47,7 @@ def _is_copied_result(lines: list[str], titles: set[str], passages: list[str]) -
     header = _HEADER.match(lines[0])
     if header is None:
         return False
-    if _folded(header.group(2)) in titles:
+    if _names_a_shown_result(header, titles):
         return True
     copied = _folded(" ".join(lines[1:]))
     return len(copied) >= MIN_COPIED_CHARS and any(copied in passage for passage in passages)
@@ -55,7 +67,7 @@ def _written_before(folded: str, seen: set[str]) -> bool:
 
 
 # A lead-in ("Thus you may log it this way:") with nothing after it, its citations aside.
-_HANGING_LEAD_IN = re.compile(r"(?:^|(?<=[.!?])\s+)[^.!?\n]*:(?:\s*\[[\d,\s\u2013-]+\])*\s*$")
+_HANGING_LEAD_IN = re.compile(rf"(?:^|(?<=[.!?])\s+)[^.!?\n]*:(?:\s*{MARKER.pattern})*\s*$")
 
 
 def _without_inline_headers(body: str, catalog: SourceCatalog) -> str:
@@ -80,11 +92,11 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     tail = answer[len(written) :]
     body = _without_inline_headers(written, catalog)
     answer = body + tail
-    titles = {_folded(title) for title, _locator in catalog.entries.values()}
+    titles = _titles_of(catalog)
     passages = [_folded(passage) for passage in catalog.passages.values()]
     kept: list[str] = []
     seen: set[str] = set()
-    paragraphs = re.split(r"\n[ \t]*\n", body)
+    paragraphs = _PARAGRAPH_BREAK.split(body)
     for paragraph in paragraphs:
         lines = paragraph.strip("\n").split("\n")
         if titles and _is_copied_result(lines, titles, passages):
@@ -108,19 +120,19 @@ def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:
 
     What came before that line is the answer's own and is kept; nothing after it would be.
     """
-    titles = {_folded(title) for title, _locator in catalog.entries.values()}
+    titles = _titles_of(catalog)
 
     def copying(text: str) -> bool:
         if not titles:
             return False
         # A references list written after the answer is the answer's own.
-        for paragraph in re.split(r"\n[ \t]*\n", body_of(text)):
+        for paragraph in _PARAGRAPH_BREAK.split(body_of(text)):
             first, finished, _rest = paragraph.lstrip("\n").partition("\n")
             # Only a finished header line: "[2] json" may yet become "[2] json.dumps escapes".
             if not finished:
                 continue
             header = _HEADER.match(first)
-            if header is not None and _folded(header.group(2)) in titles:
+            if header is not None and _names_a_shown_result(header, titles):
                 return True
         return False
 
