@@ -4,10 +4,10 @@ For every question, each fact pattern must occur (case-insensitive) in the text 
 extracts from each source page, and must not occur in the question itself, so a score on a
 set measures whether an answer carries the fact rather than whether it echoes the question.
 
-Seven sets: the shipped one over docs/samples (Python documentation, HTML), four more over
-Markdown pages shipped beside them (Node.js API pages, Fastify reference pages, Pino
-documentation pages, undici API pages), and two over HTML pages (the SQLite documentation and
-the Apache HTTP Server manual).
+The shipped set over docs/samples (Python documentation, HTML), four more over Markdown pages
+shipped beside them (Node.js API pages, Fastify reference pages, Pino documentation pages,
+undici API pages), and three over HTML pages (the SQLite documentation, the Apache HTTP Server
+manual, and the PostgreSQL manual, split into a development and a hold-out file).
 """
 
 from __future__ import annotations
@@ -97,6 +97,26 @@ SETS = {
         FIXTURES / "httpd_pages",
         24,
         14,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    # One set over PostgreSQL pages in two files: the dev half is read while tuning, the
+    # holdout half never is.
+    "postgres_dev": EvalSet(
+        "postgres_dev",
+        FIXTURES / "postgres_dev.jsonl",
+        FIXTURES / "postgres_pages",
+        18,
+        10,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    "postgres_holdout": EvalSet(
+        "postgres_holdout",
+        FIXTURES / "postgres_holdout.jsonl",
+        FIXTURES / "postgres_pages",
+        18,
+        10,
         frozenset(KINDS),
         2 / 3,
     ),
@@ -228,3 +248,15 @@ def test_each_half_of_a_paired_set_has_every_kind(name):
     rows = load_rows(SETS[name].path)
     for parity in (0, 1):
         assert {row["kind"] for row in rows if int(row["id"][1:]) % 2 == parity} == KINDS
+
+
+def test_the_halves_of_a_split_set_are_alike_and_disjoint():
+    # The holdout half stands in for the dev half on unseen questions: same size, same kinds,
+    # same pages folder, and no question asked twice.
+    dev = load_rows(SETS["postgres_dev"].path)
+    holdout = load_rows(SETS["postgres_holdout"].path)
+    assert len(dev) == len(holdout)
+    assert Counter(row["kind"] for row in dev) == Counter(row["kind"] for row in holdout)
+    assert SETS["postgres_dev"].pages == SETS["postgres_holdout"].pages
+    asked = {row["question"].casefold() for row in dev}
+    assert not asked & {row["question"].casefold() for row in holdout}
