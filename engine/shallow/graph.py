@@ -33,11 +33,16 @@ from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
-from engine.middleware.first_search import engine_search, forced_search_choice
 from engine.models.compat.reply_watch import stop_reply_when
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
+from engine.shallow.retrieval import (
+    passage_budget,
+    retrieval_messages,
+    retrieve,
+    with_passages_turn,
+)
 from engine.shallow.state import ShallowResearchState
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.corroboration import corroborate
@@ -45,13 +50,6 @@ from engine.sourcing.echo import copying_results, without_echo
 from engine.sourcing.extractive import quoted_findings
 from engine.sourcing.fact_markers import without_marker_facts
 from engine.sourcing.marker_place import markers_at_sentence_end
-from engine.sourcing.question_search import (
-    NAMED_RESULTS,
-    merged_results,
-    naming,
-    same_query,
-    unnamed_names,
-)
 from engine.sourcing.related import about_the_subject, related_quote
 from engine.sourcing.source_numbers import (
     MARKER,
@@ -205,17 +203,6 @@ def _searched(messages: list[BaseMessage]) -> bool:
     return any(isinstance(message, ToolMessage) for message in messages)
 
 
-def _first_search_choice(usable: list[BaseTool], messages: list[BaseMessage]) -> Any:
-    """Force a search on the first turn: a research answer starts from retrieved sources.
-
-    Without it, servers that drop tools unless told to use them (and small models that
-    prefer to answer from memory) produce answers with no source at all.
-    """
-    if _searched(messages) or not any(tool.name == WEB_SEARCH_TOOL for tool in usable):
-        return None
-    return forced_search_choice()
-
-
 def _question_of(messages: list[BaseMessage]) -> str:
     for message in messages:
         if isinstance(message, HumanMessage):
@@ -327,6 +314,7 @@ def build_shallow_graph(
     available_documents: list[str] | None = None,
     max_context_chars: int | None = None,
     clock: Callable[[], datetime] | None = None,
+    passages_as_turn: bool = True,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the bounded quick-path loop.
 
@@ -337,18 +325,29 @@ def build_shallow_graph(
         available_documents: Document names the prompt lists when the state names none.
         max_context_chars: Request size cap for compaction; defaults to the model window.
         clock: Source of the current date for the prompt (tests pin it).
+        passages_as_turn: Show the engine's first search to the model as one user turn of
+            numbered passages (chat models); False keeps it a tool call and its result, the
+            structured form the offline model reads.
     """
+    char_budget = max_context_chars or context_char_budget(settings)
     nodes = _QuickNodes(
         model,
         quick_path_tools(tools),
         ShallowBudget.from_settings(settings),
-        char_budget=max_context_chars or context_char_budget(settings),
+        char_budget=char_budget,
         now=clock or (lambda: datetime.now().astimezone()),
         available_documents=available_documents,
+        passage_budget=passage_budget(char_budget),
+        passages_as_turn=passages_as_turn,
     )
     graph = StateGraph(ShallowResearchState)
     graph.add_node("agent", nodes.agent)
-    graph.add_edge(START, "agent")
+    if any(tool.name == WEB_SEARCH_TOOL for tool in nodes.bound_tools):
+        graph.add_node("retrieve", nodes.retrieve)
+        graph.add_edge(START, "retrieve")
+        graph.add_edge("retrieve", "agent")
+    else:
+        graph.add_edge(START, "agent")
     if nodes.bound_tools:
         graph.add_node("tools", nodes.run_tools)
         graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
@@ -371,7 +370,11 @@ class _QuickNodes:
         char_budget: int,
         now: Callable[[], datetime],
         available_documents: list[str] | None,
+        passage_budget: int,
+        passages_as_turn: bool,
     ) -> None:
+        self.passage_budget = passage_budget
+        self.passages_as_turn = passages_as_turn
         self.model = model
         self.bound_tools = bound_tools
         self.budget = budget
@@ -390,7 +393,10 @@ class _QuickNodes:
             collection_name=state.get("collection_name"),
             user_info=state.get("user_info"),
         )
-        request: list[BaseMessage] = [SystemMessage(content=prompt), *state["messages"]]
+        messages: list[BaseMessage] = list(state["messages"])
+        if self.passages_as_turn:
+            messages = with_passages_turn(messages)
+        request: list[BaseMessage] = [SystemMessage(content=prompt), *messages]
         if exhausted:
             # Last in the window, where a model is least likely to overlook it.
             request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
@@ -434,10 +440,9 @@ class _QuickNodes:
         *,
         with_tools: bool,
     ) -> AIMessage:
-        """The model's reply; a first turn that should have searched and did not, searches."""
+        """The model's reply; one that only copies its results is asked once more."""
         messages: list[BaseMessage] = list(state["messages"])
-        forced = _first_search_choice(usable, messages) if with_tools else None
-        runnable = self.model.bind_tools(usable, tool_choice=forced) if with_tools else self.model
+        runnable = self.model.bind_tools(usable) if with_tools else self.model
         request = self.request_for(state, usable, exhausted)
         catalog = catalog_of(messages)
         # A reply that starts copying a result is cut off there, not read to the token cap.
@@ -452,8 +457,6 @@ class _QuickNodes:
                 # Asked to answer, not to search: another search would cost a whole new prompt,
                 # so a tool call here leaves the copy to be quoted from instead.
                 reply = reply if again.tool_calls else again
-        if forced is not None and not reply.tool_calls:
-            reply = engine_search([HumanMessage(content=_question_of(messages))])
         return reply
 
     async def _within_budget(
@@ -488,44 +491,16 @@ class _QuickNodes:
     async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:
         result = await self.tool_node.ainvoke(state)
         messages: list[BaseMessage] = list(result.get("messages", []))
-        if not _searched(list(state["messages"])):
-            messages = await self._with_question_results(state, messages)
         catalog = catalog_of(state["messages"])
         return {"messages": renumber(messages, catalog)}
 
-    async def _with_question_results(
-        self, state: ShallowResearchState, results: list[BaseMessage]
-    ) -> list[BaseMessage]:
-        """The first search's results, with what the question as asked finds beside them,
-        and a result naming each qualified name of the question that none names."""
-        question = _question_of(list(state["messages"]))
-        last = state["messages"][-1]
-        calls = last.tool_calls if isinstance(last, AIMessage) else []
-        first = next((call for call in calls if call["name"] == WEB_SEARCH_TOOL), None)
-        search_tool = next((t for t in self.bound_tools if t.name == WEB_SEARCH_TOOL), None)
-        if first is None or search_tool is None or not question.strip():
-            return results
-        shown = next(
-            (m for m in results if isinstance(m, ToolMessage) and m.tool_call_id == first["id"]),
-            None,
-        )
-        if shown is None:
-            return results
-        content = message_text(shown)
-        if not same_query(str(first["args"].get("query", "")), question):
-            content = merged_results(content, await _search(search_tool, question))
-        for name in unnamed_names(question, content):
-            found = await _search(search_tool, name.text)
-            content = merged_results(content, found, NAMED_RESULTS, naming(name))
-        return [
-            message.model_copy(update={"content": content}) if message is shown else message
-            for message in results
-        ]
-
-
-async def _search(search_tool: BaseTool, query: str) -> str:
-    """The search tool's result text; "" when it fails: these searches only ever add."""
-    try:
-        return str(await search_tool.ainvoke({"query": query}))
-    except Exception:
-        return ""
+    async def retrieve(self, state: ShallowResearchState) -> dict[str, Any]:
+        """The engine's own search for the question as asked, before the model's first turn."""
+        messages: list[BaseMessage] = list(state["messages"])
+        usable = _selected_tools(state, self.bound_tools)
+        search_tool = next((tool for tool in usable if tool.name == WEB_SEARCH_TOOL), None)
+        question = _question_of(messages)
+        if search_tool is None or _searched(messages) or not question.strip():
+            return {}
+        results = await retrieve(question, search_tool, self.passage_budget)
+        return {"messages": retrieval_messages(question, results)}

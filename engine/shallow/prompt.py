@@ -75,18 +75,15 @@ def _user_section(user_info: Mapping[str, Any] | None) -> list[str]:
 
 _ANSWER_RULES = [
     "## How to answer",
-    "- Spend few tool calls: search, read a page only when the snippets are not enough, and "
-    "stop as soon as you can answer.",
-    "- Answer directly and briefly; cite every factual claim with the number its search result "
-    'shows, in square brackets right after the claim, e.g. "Task.cancel() requests '
-    'cancellation [2]."',
-    "- Cite only URLs or document keys that a tool returned in this conversation; never "
-    "invent a source.",
-    '- End with a "## References" section: one line per number, "[n] Title — URL".',
+    "- The question has already been searched: answer from the numbered passages you are "
+    "given. Call a tool only when they do not answer the question.",
+    "- Start with the direct answer in one or two sentences; add supporting detail after it "
+    "only if it helps.",
+    "- Cite every fact with the number of the passage it came from, in square brackets right "
+    'after it, e.g. "Task.cancel() requests cancellation [2]." Never invent a source.',
     "- Example of the form (the facts and numbers here are made up):\n"
-    "  Widgets are cached for ten minutes [2]. A stale widget is rebuilt on its next use [2][5]."
-    "\n\n  ## References\n  [2] Caching — caching.html\n  [5] Widgets — widgets.html",
-    "- If the sources do not answer the question, say so plainly instead of guessing.",
+    "  Widgets are cached for ten minutes [2]. A stale widget is rebuilt on its next use [5].",
+    "- If the passages do not answer the question, say so plainly instead of guessing.",
 ]
 
 

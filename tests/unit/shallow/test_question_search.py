@@ -1,4 +1,4 @@
-"""The quick path's first search also searches the person's question as asked."""
+"""The quick path searches the person's question as asked before the model's first turn."""
 
 from __future__ import annotations
 
@@ -81,45 +81,55 @@ def quick_graph(model: RecordingChatModel, corpus: Corpus) -> Any:
     return build_shallow_graph(model, corpus.tools(), settings_from_mapping({}))
 
 
-async def test_the_answering_passage_the_models_query_missed_reaches_the_model() -> None:
+def _passages_turn(model: RecordingChatModel, call: int = 0) -> str:
+    """The user turn of numbered passages the model was shown on its `call`-th turn."""
+    turns = [m.text for m in model.calls[call].messages if isinstance(m, HumanMessage)]
+    return next(turn for turn in turns if "Passages:" in turn)
+
+
+async def test_the_question_is_searched_before_the_model_speaks() -> None:
     corpus = Corpus()
-    answer = "sqlite3 supports the qmark and named styles [2]."
-    model = RecordingChatModel.sequence([calls_message(search("open connection")), answer])
+    answer = "sqlite3 supports the qmark and named styles [1]."
+    model = RecordingChatModel.sequence([answer])
 
     state = await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
 
-    assert corpus.queries == ["open connection", QUESTION]
-    shown = [m for m in model.calls[1].messages if isinstance(m, ToolMessage)]
-    assert len(shown) == 1  # one result list, answering the model's one call
-    assert "Open a connection" in shown[0].text
-    assert "Two styles: qmark and named." in shown[0].text
-    assert "[2] sqlite3 — placeholders" in final_answer(state)  # listed, so it is verifiable
-
-
-async def test_a_model_that_searched_the_question_itself_searches_once() -> None:
-    corpus = Corpus()
-    model = RecordingChatModel.sequence(
-        [calls_message(search(QUESTION)), "It supports two placeholder styles [1]."]
-    )
-
-    await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
-
     assert corpus.queries == [QUESTION]
+    assert len(model.calls) == 1  # the answer in one call
+    shown = _passages_turn(model)
+    assert shown.startswith(f"Question: {QUESTION}")
+    assert "[1] sqlite3 — placeholders\nDocument: sqlite3.html\nTwo styles" in shown
+    # No tool turn is left for a chat template to drop: the passages are the user's turn.
+    assert not any(isinstance(m, ToolMessage) for m in model.calls[0].messages)
+    assert "[1] sqlite3 — placeholders" in final_answer(state)  # listed, so it is verifiable
 
 
-async def test_only_the_first_search_is_joined_by_the_question() -> None:
+async def test_a_model_that_searches_more_gets_results_numbered_on() -> None:
     corpus = Corpus()
     model = RecordingChatModel.sequence(
-        [
-            calls_message(search("connection")),
-            calls_message(search("cursor")),
-            "A connection opens the database file [1].",
-        ]
+        [calls_message(search("cursor")), "A cursor runs statements [2]."]
     )
 
     await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(QUESTION)]})
 
-    assert corpus.queries == ["connection", QUESTION, "cursor"]
+    assert corpus.queries == [QUESTION, "cursor"]
+    [more] = [m for m in model.calls[1].messages if isinstance(m, ToolMessage)]
+    # The question's search showed [1]; the model's own continues the numbering.
+    assert "[2] sqlite3 — cursor" in more.text
+    assert "Passages:" in _passages_turn(model, 1)
+
+
+async def test_the_offline_model_reads_the_engines_search_as_a_tool_result() -> None:
+    corpus = Corpus()
+    model = RecordingChatModel.sequence(["It takes the qmark and named styles [1]."])
+    graph = build_shallow_graph(
+        model, corpus.tools(), settings_from_mapping({}), passages_as_turn=False
+    )
+
+    await graph.ainvoke({"messages": [HumanMessage(QUESTION)]})
+
+    [result] = [m for m in model.calls[0].messages if isinstance(m, ToolMessage)]
+    assert result.text.startswith(f'Search results for "{QUESTION}"')
 
 
 DUMP = ("json — dump", "json.html", "json.dump(obj, fp) If ensure_ascii is true, escaped.")
@@ -163,15 +173,12 @@ def test_a_qualified_name_is_missing_until_a_result_names_it() -> None:
 async def test_a_name_no_result_names_is_searched_and_the_entry_naming_it_added() -> None:
     corpus = JsonCorpus()
     question = "What does json.dumps guarantee when ensure_ascii is true?"
-    model = RecordingChatModel.sequence(
-        [calls_message(search("ensure_ascii")), "It escapes non-ASCII characters [3]."]
-    )
+    model = RecordingChatModel.sequence(["It escapes non-ASCII characters [3]."])
 
     await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(question)]})
 
-    assert corpus.queries == ["ensure_ascii", question, "json.dumps"]
-    [shown] = [m for m in model.calls[1].messages if isinstance(m, ToolMessage)]
-    assert "[3] json — dumps\nDocument: json.html#dumps\njson.dumps(obj)" in shown.text
+    assert corpus.queries == [question, "json.dumps"]
+    assert "[3] json — dumps\nDocument: json.html#dumps\njson.dumps(obj)" in _passages_turn(model)
 
 
 def test_of_the_names_results_only_one_that_names_it_is_added() -> None:

@@ -19,6 +19,7 @@ from engine.shallow.graph import (
     build_shallow_graph,
     final_answer,
 )
+from engine.shallow.retrieval import ANSWER_SHAPE, passage_budget
 from tests.unit.shallow.shallow_doubles import (
     FakeTools,
     RecordingChatModel,
@@ -43,7 +44,35 @@ def always_searching(messages: list[BaseMessage]) -> AIMessage:
     return calls_message(search(f"query {len(messages)}"))
 
 
-async def test_one_search_then_a_cited_answer() -> None:
+async def test_the_question_is_searched_first_and_answered_in_one_call() -> None:
+    tools = FakeTools()
+    model = RecordingChatModel.sequence([ANSWER])
+    graph = build_shallow_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
+
+    state = await graph.ainvoke(question())
+
+    assert final_answer(state) == ANSWER
+    # The engine's own search is not the model's: the model's tool budget is untouched.
+    assert state["tool_iterations"] == 0
+    assert state["llm_turns"] == 1
+    assert tools.log == [("search_web", {"query": "When was Python 3.13 released?"})]
+    # The reflection tool is left out of the quick path; search and fetch stay bound for more.
+    assert [call.bound_tools for call in model.calls] == [("search_web", "fetch_url")]
+    # Every quick turn is capped well below a role's output: a copied-back result list
+    # cannot run on for minutes.
+    assert [call.max_tokens for call in model.calls] == [QUICK_TURN_TOKENS]
+    request = model.calls[0].messages
+    assert isinstance(request[0], SystemMessage)
+    assert "Current date: Friday, March 14, 2031" in request[0].text
+    # The question, its passages and how to answer, in one user turn, last.
+    assert isinstance(request[-1], HumanMessage)
+    assert request[-1].text.startswith("Question: When was Python 3.13 released?")
+    assert "URL: https://example.org/when-was-python-3.13-released?/1" in request[-1].text
+    assert request[-1].text.endswith(ANSWER_SHAPE)
+    assert not any(m.text == SYNTHESIS_ANCHOR for m in request)
+
+
+async def test_after_a_search_of_its_own_the_model_is_reminded_to_cite() -> None:
     tools = FakeTools()
     model = RecordingChatModel.sequence([calls_message(search("python 3.13 release")), ANSWER])
     graph = build_shallow_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
@@ -52,27 +81,13 @@ async def test_one_search_then_a_cited_answer() -> None:
 
     assert final_answer(state) == ANSWER
     assert state["tool_iterations"] == 1
-    assert state["llm_turns"] == 2
-    # The model's query, then the question as asked, searched once beside it.
-    assert tools.log == [
-        ("search_web", {"query": "python 3.13 release"}),
-        ("search_web", {"query": "When was Python 3.13 released?"}),
-    ]
-    # The reflection tool is left out of the quick path; search and fetch are bound.
-    assert [call.bound_tools for call in model.calls] == [("search_web", "fetch_url")] * 2
-    # Every quick turn is capped well below a role's output: a copied-back result list
-    # cannot run on for minutes.
-    assert [call.max_tokens for call in model.calls] == [QUICK_TURN_TOKENS] * 2
     second_request = model.calls[1].messages
-    assert isinstance(second_request[0], SystemMessage)
-    assert "Current date: Friday, March 14, 2031" in second_request[0].text
     # The tool result, then the engine's reminder to cite it, last where a model reads last.
     assert isinstance(second_request[-2], ToolMessage)
-    assert "https://example.org/python-3.13-release/1" in second_request[-2].text
+    assert "https://example.org/python-3.13-release/2" in second_request[-2].text
     assert isinstance(second_request[-1], HumanMessage)
     assert second_request[-1].text.endswith(CITE_REMINDER)
     assert second_request[-1].text.startswith("Question: ")
-    assert not any(m.text == SYNTHESIS_ANCHOR for m in second_request)
 
 
 async def test_spent_budget_forces_a_tool_free_synthesis() -> None:
@@ -107,9 +122,9 @@ async def test_parallel_calls_count_one_each_and_the_excess_is_dropped() -> None
     state = await graph.ainvoke(question())
 
     queries = [args["query"] for _, args in tools.log]
-    assert queries == ["a", "b", "c", "When was Python 3.13 released?", "d", "e"]
+    assert queries == ["When was Python 3.13 released?", "a", "b", "c", "d", "e"]
     assert state["tool_iterations"] == 5
-    second_reply = state["messages"][5]
+    second_reply = state["messages"][7]
     assert isinstance(second_reply, AIMessage)
     assert [call["args"]["query"] for call in second_reply.tool_calls] == ["d", "e"]
     assert model.calls[-1].bound_tools == ()
@@ -130,7 +145,7 @@ async def test_the_last_model_turn_is_the_synthesis_so_the_recursion_limit_holds
     assert len(model.calls) == 4
     assert tools.count() == 3 + 1
     assert model.calls[-1].bound_tools == ()
-    assert len(steps) == 7 <= shallow_recursion_limit(settings)
+    assert len(steps) == 8 <= shallow_recursion_limit(settings)
 
 
 async def test_the_recursion_limit_travels_with_the_graph_into_a_parent_node() -> None:
@@ -182,12 +197,15 @@ async def test_requests_stay_under_the_context_size_and_keep_the_newest_output_w
     assert isinstance(newest, ToolMessage)
     assert tool_texts[-1] == newest.text  # the newest output reaches the model whole
     # Older outputs are shortened but still name the sources the model may cite.
-    # (The question searched as asked beside the first query is the tools' second call.)
-    for n, text in enumerate(tool_texts[:-1], start=1):
+    # (The question, searched by the engine before the model spoke, is the tools' first call.)
+    for n, text in enumerate(tool_texts[:-1]):
         assert len(text) < 4_000
-        assert f"https://example.org/topic-{n - 1}/{n if n == 1 else n + 1}" in text
-    # The graph's state keeps every tool output whole.
-    assert all(len(m.text) == 4_000 for m in state["messages"] if isinstance(m, ToolMessage))
+        assert f"https://example.org/topic-{n}/{n + 2}" in text
+    # The graph's state keeps every output of the model's own searches whole, and the
+    # engine's first search within the passage budget the window allows.
+    outputs = [m.text for m in state["messages"] if isinstance(m, ToolMessage)]
+    assert [len(text) for text in outputs[1:]] == [4_000] * 4
+    assert len(outputs[0]) == passage_budget(9_000)
 
 
 async def test_a_failing_tool_reaches_the_model_as_a_generic_message() -> None:
@@ -197,7 +215,7 @@ async def test_a_failing_tool_reaches_the_model_as_a_generic_message() -> None:
 
     state = await graph.ainvoke(question())
 
-    tool_message = state["messages"][2]
+    tool_message = state["messages"][4]
     assert isinstance(tool_message, ToolMessage)
     assert tool_message.text == TOOL_FAILURE_MESSAGE
     assert "sk-secret" not in model.calls[1].messages[-1].text

@@ -24,7 +24,9 @@ def test_prompt_carries_tools_date_documents_and_person() -> None:
     assert "Knowledge collection: team docs" in prompt
     assert "- name: Ada" in prompt
     assert "role:" not in prompt  # empty values are left out
-    assert "## References" in prompt
+    # The direct answer first, cited by passage number; the engine lists the references.
+    assert "Start with the direct answer" in prompt
+    assert "## References" not in prompt
 
 
 def test_query_rewriting_adds_the_current_year_when_web_search_is_available() -> None:
