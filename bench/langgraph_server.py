@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=20)
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     with langgraph_dev(jobs_per_worker=args.jobs) as url:
         alone, results, wall = asyncio.run(measure(url, args.sessions))
     reference: Counter[str] = alone["types"]
@@ -95,9 +97,11 @@ def main() -> None:
     firsts = [r["first"] for r in results if r["first"] is not None]
     missing = sum(lost(reference, r["types"]) for r in results)
     rows = [
+        ("load average before (1 min)", f"{load_before:.1f}", ""),
         ("sessions (concurrent, quick)", str(args.sessions), ""),
         ("server jobs per worker", str(args.jobs), ""),
         ("typed events of the lone run", str(sum(reference.values())), ""),
+        ("first event of the lone run, ms", f"{alone['first'] * 1000:.0f}", ""),
         ("completed", f"{len(completed)}/{args.sessions}", f"{args.sessions}/{args.sessions}"),
         ("wall time, s", f"{wall:.1f}", ""),
         ("first event p50, ms", f"{statistics.median(firsts) * 1000:.0f}" if firsts else "-", ""),
