@@ -25,7 +25,7 @@ from tests.helpers.sample_index import seed_sample_index
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = "docs/deploy/langgraph.json"
 SAMPLES = ROOT / "docs" / "samples"
-START_SECONDS = 120.0
+START_SECONDS = 180.0
 
 
 def free_port() -> int:
