@@ -120,6 +120,14 @@ class PlanDecision(BaseModel):
     plan: ResearchPlan | None = None
     feedback: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _action_alone(cls, data: Any) -> Any:
+        # What a client resuming an interrupt by hand sends first: the action's name alone.
+        if isinstance(data, str):
+            return {"action": data.strip().lower()}
+        return data
+
     @model_validator(mode="after")
     def _payload_matches_action(self) -> PlanDecision:
         if self.action == "edit" and self.plan is None:

@@ -11,10 +11,13 @@ shift.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+
+# Not typing's: pydantic (LangGraph Server's input and output schemas) rejects it before 3.12.
+from typing_extensions import TypedDict
 
 from engine.citations.registry import merge_registry_dicts
 

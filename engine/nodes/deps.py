@@ -11,6 +11,8 @@ called.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -106,17 +108,31 @@ def default_deps(settings: Settings) -> EngineDeps:
     )
 
 
-# The settings-built dependencies of runs given none, kept while the settings stay the same.
-_SETTINGS_DEPS: dict[str, EngineDeps] = {}
+# The settings-built dependencies of runs given none, under the environment they were read in.
+_SETTINGS_DEPS: dict[frozenset[tuple[str, str]], EngineDeps] = {}
+_BUILDING = threading.Lock()
 
 
 def settings_deps() -> EngineDeps:
-    """`default_deps` for the settings of the environment, built once and reused while those
-    settings stay the same (models, endpoints and the compiled researcher are shared)."""
-    settings = load_settings()
-    cached = _SETTINGS_DEPS.get("deps")
-    if cached is None or cached.settings != settings:
-        cached = _SETTINGS_DEPS["deps"] = default_deps(settings)
+    """`default_deps` for the settings of this process's environment, read and built the
+    first time that environment is seen and then shared (models, endpoints and the compiled
+    researcher) while it stays the same.
+
+    Reading settings touches files (the working directory, `.env`); deciding whether they
+    changed only looks at `os.environ`. So a caller that resolves them once off the event loop
+    (`await asyncio.to_thread(settings_deps)`, as LangGraph Server's graph factory does) lets
+    every node on the loop get them without blocking it.
+    """
+    environment = frozenset(os.environ.items())
+    cached = _SETTINGS_DEPS.get(environment)
+    if cached is not None:
+        return cached
+    with _BUILDING:  # runs that start together build them once
+        cached = _SETTINGS_DEPS.get(environment)
+        if cached is None:
+            cached = default_deps(load_settings())
+            _SETTINGS_DEPS.clear()  # one environment at a time: earlier ones don't come back
+            _SETTINGS_DEPS[environment] = cached
     return cached
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 from pathlib import Path
 
@@ -17,15 +17,11 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "samples"
 
 
 def load_factory() -> object:
-    spec_text = json.loads(CONFIG.read_text())["graphs"]["deepresearch"]
-    file_part, _, attribute = spec_text.rpartition(":")
-    path = (CONFIG.parent / file_part).resolve()
-    assert path.is_file(), path
-    spec = importlib.util.spec_from_file_location("platform_graph_under_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, attribute)
+    # A module path, not a file path: `langgraph dev` resolves files from its working
+    # directory and `langgraph build` from the config's folder, but imports modules alike.
+    spec = json.loads(CONFIG.read_text())["graphs"]["deepresearch"]
+    module_name, _, attribute = spec.rpartition(":")
+    return getattr(importlib.import_module(module_name), attribute)
 
 
 async def test_the_served_graph_pauses_for_plan_review_and_resumes_to_a_report(
@@ -37,7 +33,7 @@ async def test_the_served_graph_pauses_for_plan_review_and_resumes_to_a_report(
     empty = tmp_path / "empty.env"
     empty.write_text("")
     monkeypatch.setenv("DEEPRESEARCH_ENV_FILE", str(empty))
-    graph = load_factory()()  # type: ignore[operator]
+    graph = await load_factory()()  # type: ignore[operator]
     assert graph.checkpointer is None  # the server brings its own
     # What the server does: attach its checkpointer, run a thread, resume its interrupts.
     graph = graph.copy(update={"checkpointer": InMemorySaver()})

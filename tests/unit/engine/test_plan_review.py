@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from engine.events import (
     ClarificationRequested,
     EvidenceAdded,
@@ -196,3 +199,13 @@ async def test_topic_shift_resets_research_and_asks_again(tmp_path: Path):
         "unit-2.3",
     }
     assert len(state["notes"]) == 3
+
+
+def test_a_bare_action_name_is_that_decision_and_anything_else_says_what_is_allowed():
+    # What a client resuming the interrupt by hand (LangGraph Server, Studio) sends first.
+    assert PlanDecision.model_validate("approve") == PlanDecision(action="approve")
+    assert PlanDecision.model_validate(" Cancel ").action == "cancel"
+    with pytest.raises(ValidationError, match="approve"):
+        PlanDecision.model_validate("yes please")
+    with pytest.raises(ValidationError, match="feedback"):
+        PlanDecision.model_validate("revise")
