@@ -48,6 +48,11 @@ async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
     from psycopg.rows import dict_row
     from psycopg_pool import AsyncConnectionPool
 
+    from engine.logs import guard_library_logs
+
+    # The pool logs every failed attempt with libpq's message, which may quote the URL.
+    guard_library_logs(settings)
+
     pool = AsyncConnectionPool(
         settings.checkpoint_url.get_secret_value(),
         min_size=1,
