@@ -49,7 +49,9 @@ def test_documents_with_hostile_names_keep_their_citations(sandbox: Sandbox):
     assert sentences and all(re.search(r"\[\d+\]", line) for line in sentences)
 
 
-_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_TERMINAL_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def test_index_and_doctor_print_hostile_names_escaped(sandbox: Sandbox):

@@ -76,7 +76,7 @@ def test_special_files_are_never_opened(sandbox: Sandbox):
 def test_a_hard_link_into_the_folder_is_skipped_with_a_reason(sandbox: Sandbox, outside: Path):
     os.link(outside / "secret.md", sandbox.documents / "linked.md")
     os.link(outside / "secret.md", sandbox.documents / ".indexignore")
-    code, out, err = sandbox.run("index", str(sandbox.documents))
+    code, _out, err = sandbox.run("index", str(sandbox.documents))
     assert code == 0
     assert "warning: skipped linked.md: it has other hard links" in err
     index = LocalIndex(sandbox.data_dir / "index.sqlite", sandbox.documents)
