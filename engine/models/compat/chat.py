@@ -38,6 +38,7 @@ from engine.models.compat.normalize import (
 )
 from engine.models.compat.profile import ModelProfile, StructuredMethod
 from engine.models.compat.prompted_tools import render_conversation
+from engine.models.compat.secrets import without_secrets
 from engine.models.compat.structured import (
     json_from_reply,
     methods_from,
@@ -169,6 +170,8 @@ class CompatChatModel(BaseChatModel):
     output_ceiling: int = 0
     # Models that take over a call this one fails for good (FALLBACK_MODELS), in order.
     fallbacks: list[CompatChatModel] = Field(default_factory=list, exclude=True)
+    # The configured secrets (keys, token, connection URL): redacted from every reply.
+    secrets: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
 
     @property
     def _llm_type(self) -> str:
@@ -350,6 +353,8 @@ class CompatChatModel(BaseChatModel):
             if model is not self:
                 metadata = {**reply.response_metadata, ANSWERED_BY: model.model_name}
                 reply = reply.model_copy(update={"response_metadata": metadata})
+            # The one door model text comes in by: a secret it echoes goes no further.
+            reply = without_secrets(reply, self.secrets)
             return ChatResult(generations=[ChatGeneration(message=reply)])
         if len(failures) == 1:
             raise failures[0]
