@@ -69,6 +69,11 @@ class PrivateRotatingFileHandler(RotatingFileHandler):
         private_file(Path(self.baseFilename))
         return super()._open()
 
+    def handleError(self, record: logging.LogRecord) -> None:
+        # A log that cannot be written (a full disk) is lost quietly: the logging module's
+        # default prints a traceback to the terminal the app draws on, once per record.
+        return
+
 
 def connection_secrets(url: str) -> list[str]:
     """What of a connection URL is secret: the URL itself and its password, as written and
