@@ -13,12 +13,14 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from engine.config import Settings, SettingsError
+from engine.disk_errors import writing
 
 POSTGRES_POOL_SIZE = 8
 POSTGRES_CONNECT_SECONDS = 10.0
 # An advisory-lock key of its own ("dr-ckpt"), apart from the session index's schema lock.
 CHECKPOINT_SCHEMA_LOCK = 0x64722D636B7074
 SCHEMA_LOCK_POLL_SECONDS = 0.05
+CHECKPOINTS = "the session checkpoints"
 
 
 class CheckpointStoreError(SettingsError):
@@ -36,17 +38,25 @@ async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
     if settings.checkpoint_url is None:
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        async with AsyncSqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
+        path = settings.sessions_db_path
+        async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
             # The saver keeps its database in WAL mode; NORMAL syncs the log at checkpoints of
             # the WAL instead of at every commit. A killed process still loses nothing
             # committed (only a power cut could take the last steps back), and no step waits
             # for a disk flush.
-            await saver.conn.execute("PRAGMA synchronous=NORMAL")
+            with writing(CHECKPOINTS, path):
+                await saver.conn.execute("PRAGMA synchronous=NORMAL")
+            _name_write_failures(saver, path)
             yield saver
         return
     from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
     from psycopg.rows import dict_row
     from psycopg_pool import AsyncConnectionPool
+
+    from engine.logs import guard_library_logs
+
+    # The pool logs every failed attempt with libpq's message, which may quote the URL.
+    guard_library_logs(settings)
 
     pool = AsyncConnectionPool(
         settings.checkpoint_url.get_secret_value(),
@@ -70,6 +80,23 @@ async def checkpointer(settings: Settings) -> AsyncIterator[Any]:
         yield saver
     finally:
         await pool.close()
+
+
+def _name_write_failures(saver: Any, path: Any) -> None:
+    """Make a checkpoint the disk could not take a `StorageWriteError` naming the checkpoints,
+    rather than a bare database error deep inside a graph step."""
+    base = type(saver)
+
+    class NamingSaver(base):  # type: ignore[valid-type,misc]
+        async def aput(self, *args: Any, **kwargs: Any) -> Any:
+            with writing(CHECKPOINTS, path):
+                return await super().aput(*args, **kwargs)
+
+        async def aput_writes(self, *args: Any, **kwargs: Any) -> Any:
+            with writing(CHECKPOINTS, path):
+                return await super().aput_writes(*args, **kwargs)
+
+    saver.__class__ = NamingSaver
 
 
 async def _set_up_once(pool: Any, saver: Any) -> None:

@@ -14,6 +14,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from engine.config import SettingsError
 
+# A write the disk refused (full, failing, read-only): the session is kept, resumable.
+EXIT_DISK = 1
 # Subcommand modules under engine/commands/, in the order `--help` lists them.
 COMMANDS: tuple[str, ...] = (
     "doctor",
@@ -91,3 +93,12 @@ def main(argv: Sequence[str] | None = None, *, launch_app: Callable[[], int] | N
     except KeyboardInterrupt:
         print("deepresearch: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        # A full disk fails every write in turn (each while the last is handled): one line.
+        from engine.disk_errors import describe, disk_failure
+
+        failure = disk_failure(exc)
+        if failure is None:
+            raise
+        print(f"deepresearch: {describe(failure)}", file=sys.stderr)
+        return EXIT_DISK

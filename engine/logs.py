@@ -22,6 +22,8 @@ LOG_FILE_NAME = "deepresearch.log"
 REDACTED = "[redacted]"
 _TOKEN_SHAPES = re.compile(
     r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"
+    # A URL's password (`scheme://user:password@host`), up to the last `@` of the URL.
+    r"|([a-z][a-z0-9+.-]*://[^\s:/@\"']*:)[^\s\"']+(?=@)"
     r"|\bsk-[A-Za-z0-9_-]{8,}"
     r"|(x-api-key['\"]?\s*[:=]\s*['\"]?)[A-Za-z0-9._-]{8,}"
     r"|(api[_-]?key['\"]?\s*[:=]\s*['\"]?)[A-Za-z0-9._-]{8,}"
@@ -67,10 +69,52 @@ class PrivateRotatingFileHandler(RotatingFileHandler):
         private_file(Path(self.baseFilename))
         return super()._open()
 
+    def handleError(self, record: logging.LogRecord) -> None:
+        # A log that cannot be written (a full disk) is lost quietly: the logging module's
+        # default prints a traceback to the terminal the app draws on, once per record.
+        return
 
-def _secrets_of(settings: Settings) -> list[str]:
-    keys = (settings.openai_api_key, settings.exa_api_key)
-    return [key.get_secret_value() for key in keys if key is not None]
+
+def connection_secrets(url: str) -> list[str]:
+    """What of a connection URL is secret: the URL itself and its password, as written and
+    decoded. An `@` inside a password is read differently by different parsers (libpq ends
+    the password at the first one): each piece between `@`s counts as secret too."""
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        password = urlsplit(url).password or ""
+    except ValueError:
+        password = ""
+    if not password:
+        userinfo = url.partition("://")[2].rpartition("@")[0]
+        password = userinfo.partition(":")[2]
+    pieces = password.split("@") if "@" in password else []
+    return [url, password, unquote(password), *pieces]
+
+
+def secrets_of(settings: Settings) -> list[str]:
+    """Every secret value the settings hold: keys, the API token, the checkpoint URL's."""
+    keys = (settings.openai_api_key, settings.exa_api_key, settings.api_token)
+    values = [key.get_secret_value() for key in keys if key is not None]
+    if settings.checkpoint_url is not None:
+        values += connection_secrets(settings.checkpoint_url.get_secret_value())
+    # Longest first, so a secret that contains another is replaced whole.
+    return sorted({value for value in values if value}, key=len, reverse=True)
+
+
+# Libraries that log what they were given to connect with: psycopg_pool writes each failed
+# attempt with libpq's message, which may quote the connection string, password and all.
+LIBRARY_LOGGERS = ("psycopg", "psycopg.pool")
+
+
+def guard_library_logs(settings: Settings) -> None:
+    """Redact the settings' secrets from whatever the libraries' loggers write, wherever
+    their records go (the terminal included); safe to call again."""
+    for name in LIBRARY_LOGGERS:
+        logger = logging.getLogger(name)
+        for old in [f for f in logger.filters if isinstance(f, RedactSecrets)]:
+            logger.removeFilter(old)
+        logger.addFilter(RedactSecrets(secrets_of(settings)))
 
 
 def configure_logging(settings: Settings) -> Path:
@@ -87,7 +131,8 @@ def configure_logging(settings: Settings) -> Path:
         path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
     )
     handler._deepresearch = True  # type: ignore[attr-defined]
-    handler.addFilter(RedactSecrets(_secrets_of(settings)))
+    handler.addFilter(RedactSecrets(secrets_of(settings)))
+    guard_library_logs(settings)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)

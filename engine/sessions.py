@@ -163,7 +163,13 @@ def _index_rows(settings: Settings) -> list[tuple[Any, ...]]:
         return postgres_sessions.rows(settings)
     if not index_path(settings).exists():
         return []
-    with closing(_connect(index_path(settings))) as db:
+    try:
+        connection = _connect(index_path(settings))
+    except sqlite3.OperationalError:
+        # A full or failing disk cannot take what opening for writing adds (WAL files, the
+        # schema): the list is read from the index file as it stands.
+        connection = sqlite3.connect(f"{index_path(settings).as_uri()}?immutable=1", uri=True)
+    with closing(connection) as db:
         return list(
             db.execute(
                 "SELECT session_id, question, created_at, updated_at, status, mode, report_path"

@@ -47,6 +47,23 @@ def one_line(text: str) -> str:
     return " ".join(_CONTROLS.sub(" ", _without_sequences(text)).split())
 
 
+_UNPRINTABLE_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\udc80-\udcff" + _BIDI + "]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte the file system name did not decode (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def shown_name(name: str) -> str:
+    """A file or folder name as a terminal may print it: every control, bidi or undecodable
+    character written as its escape (`\\x1b`, `\\u202e`), as `ls -b` does, so the name is
+    printed whole and exact but can drive nothing."""
+    return _UNPRINTABLE_IN_NAMES.sub(_escape, name)
+
+
 def has_controls(text: str) -> bool:
     """Whether `text` holds anything `terminal_safe` would remove."""
     return terminal_safe(text) != text.replace("\r\n", "\n")

@@ -10,20 +10,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Path, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine.api.bodies import ClarificationAnswer, FollowUp, PlanReview, ResearchRequest
 from engine.api.engine_process import ProcessRuns
+from engine.api.errors import (
+    CONFLICT,
+    EVERY_ROUTE,
+    NOT_FOUND,
+    JsonErrors,
+    Responses,
+    install_error_handlers,
+)
 from engine.api.legs import RESUME_LEG, Leg, answer_leg, review_leg, start_leg
 from engine.api.limits import BodyLimit
+from engine.api.public_paths import public_frame, without_server_paths
 from engine.api.runs import SessionBusy, SessionRuns
 from engine.api.serve_settings import engine_processes as engine_processes_setting
 from engine.api.stream import session_events
@@ -33,7 +41,6 @@ from engine.schemas import PlanDecision
 from engine.sessions import get_session, list_sessions, load_report
 from engine.sessions_log import load_events, run_outcome
 
-_log = logging.getLogger("deepresearch.api")
 SESSION_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,80}$", description="a session id")
 _SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
@@ -76,26 +83,41 @@ def create_app(
         docs_url=None if guarded else "/docs",
         redoc_url=None if guarded else "/redoc",
         openapi_url=None if guarded else "/openapi.json",
+        responses=EVERY_ROUTE,
     )
     app.add_middleware(BodyLimit)
     if not guarded:
         # Without a token only this machine may call: a web page the person visits must not
         # reach the API through a DNS name rebound to 127.0.0.1.
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=[*LOOPBACK_HOSTS, host])
-    _install_error_handlers(app)
+    # Outermost: whatever a middleware answers in plain text reaches the client as JSON.
+    app.add_middleware(JsonErrors)
+    install_error_handlers(app)
     _add_routes(app, settings)
     return app
+
+
+# A security scheme, so the OpenAPI description says how to authenticate (API_TOKEN).
+_BEARER = HTTPBearer(
+    auto_error=False,
+    description="API_TOKEN, when the server sets one: `Authorization: Bearer <API_TOKEN>`.",
+)
+
+
+_TOKEN = Depends(_BEARER)
 
 
 def _authorized(settings: Settings) -> Any:
     token = settings.api_token.get_secret_value() if settings.api_token else None
 
-    async def check(request: Request, authorization: str | None = Header(None)) -> None:
+    async def check(
+        request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, _TOKEN]
+    ) -> None:
         if token is None or request.url.path == "/healthz":
             return
-        scheme, _, given = (authorization or "").partition(" ")
+        given = credentials.credentials if credentials is not None else ""
         matches = hmac.compare_digest(given.strip().encode(), token.encode())
-        if scheme.lower() != "bearer" or not matches:
+        if credentials is None or not matches:
             raise HTTPException(
                 401,
                 "a bearer token (API_TOKEN) is required",
@@ -103,26 +125,6 @@ def _authorized(settings: Settings) -> Any:
             )
 
     return check
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        # The offending values are not echoed back: they may be long, or someone's secret.
-        fields = [
-            {"field": ".".join(str(part) for part in error["loc"]), "problem": error["msg"]}
-            for error in exc.errors()
-        ]
-        return JSONResponse({"error": "invalid request", "fields": fields}, status_code=422)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
-
-    @app.exception_handler(Exception)
-    async def unexpected(_request: Request, exc: Exception) -> JSONResponse:
-        _log.error("request failed", exc_info=exc)
-        return JSONResponse({"error": "internal error; see the server log"}, status_code=500)
 
 
 def _add_routes(app: FastAPI, settings: Settings) -> None:
@@ -161,9 +163,10 @@ class _Sessions:
             info = await asyncio.to_thread(get_session, settings, session_id)
             return info is not None and info.status == "running"
 
-        frames = session_events(
+        events = session_events(
             settings, session_id, active, after=after, still_running=still_running
         )
+        frames = (public_frame(frame) async for frame in events)
         headers = {**_SSE_HEADERS, "X-Session-Id": session_id}
         return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
 
@@ -179,7 +182,7 @@ def _add_research_routes(app: FastAPI, api: _Sessions) -> None:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.post("/v1/research", response_class=StreamingResponse)
+    @app.post("/v1/research", response_class=StreamingResponse, responses=CONFLICT)
     async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
         """Start a session; its events as Server-Sent Events until it pauses or ends."""
         question, mode = body.question.strip(), body.mode
@@ -200,16 +203,19 @@ def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
     async def sessions() -> list[dict[str, Any]]:
         # Off the loop: the index may be a PostgreSQL query away.
         listed = await asyncio.to_thread(list_sessions, api.settings)
-        return [info.model_dump() for info in listed]
+        return [without_server_paths(info.model_dump()) for info in listed]
 
-    @app.get("/v1/sessions/{session_id}")
+    @app.get("/v1/sessions/{session_id}", responses=NOT_FOUND)
     async def session(request: Request, session_id: str = SESSION_ID) -> dict[str, Any]:
         info = await asyncio.to_thread(get_session, api.settings, session_id)
         if info is None:
             raise HTTPException(404, f"no saved session {session_id!r}")
-        return {**info.model_dump(), "stage": await api.stage(request, session_id)}
+        stage = await api.stage(request, session_id)
+        return {**without_server_paths(info.model_dump()), "stage": stage}
 
-    @app.get("/v1/sessions/{session_id}/events", response_class=StreamingResponse)
+    @app.get(
+        "/v1/sessions/{session_id}/events", response_class=StreamingResponse, responses=NOT_FOUND
+    )
     async def events(
         request: Request,
         session_id: str = SESSION_ID,
@@ -220,16 +226,19 @@ def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
             raise HTTPException(404, f"no saved session {session_id!r}")
         return api.stream(request, session_id, after=last_event_id)
 
-    @app.get("/v1/sessions/{session_id}/report")
+    @app.get("/v1/sessions/{session_id}/report", responses=NOT_FOUND)
     async def report(session_id: str = SESSION_ID) -> dict[str, Any]:
         found = await asyncio.to_thread(load_report, api.settings, session_id)
         if found is None:
             raise HTTPException(404, f"session {session_id!r} has no report yet")
-        return found.model_dump(mode="json")
+        return dict(without_server_paths(found.model_dump(mode="json")))
+
+
+_MISSING_OR_BUSY: Responses = {**NOT_FOUND, **CONFLICT}
 
 
 def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
-    @app.post("/v1/sessions/{session_id}/plan", status_code=202)
+    @app.post("/v1/sessions/{session_id}/plan", status_code=202, responses=_MISSING_OR_BUSY)
     async def review(
         body: PlanReview, request: Request, session_id: str = SESSION_ID
     ) -> dict[str, str]:
@@ -243,7 +252,9 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         await api.launch(request, session_id, review_leg(decision.model_dump(mode="json")))
         return _accepted(session_id)
 
-    @app.post("/v1/sessions/{session_id}/clarification", status_code=202)
+    @app.post(
+        "/v1/sessions/{session_id}/clarification", status_code=202, responses=_MISSING_OR_BUSY
+    )
     async def clarify(
         body: ClarificationAnswer, request: Request, session_id: str = SESSION_ID
     ) -> dict[str, str]:
@@ -252,7 +263,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         await api.launch(request, session_id, answer_leg(answer))
         return _accepted(session_id)
 
-    @app.post("/v1/sessions/{session_id}/resume", status_code=202)
+    @app.post("/v1/sessions/{session_id}/resume", status_code=202, responses=_MISSING_OR_BUSY)
     async def resume(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
         """Continue a session from its last checkpoint (a worker that died mid-run)."""
         if await api.stage(request, session_id) == "finished":
@@ -260,7 +271,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         await api.launch(request, session_id, RESUME_LEG)
         return _accepted(session_id)
 
-    @app.post("/v1/sessions/{session_id}/questions", status_code=202)
+    @app.post("/v1/sessions/{session_id}/questions", status_code=202, responses=_MISSING_OR_BUSY)
     async def follow_up(
         body: FollowUp, request: Request, session_id: str = SESSION_ID
     ) -> dict[str, str]:
@@ -270,7 +281,7 @@ def _add_review_routes(app: FastAPI, api: _Sessions) -> None:
         await api.launch(request, session_id, start_leg(question, mode), body.auto_approve)
         return _accepted(session_id)
 
-    @app.post("/v1/sessions/{session_id}/cancel", status_code=202)
+    @app.post("/v1/sessions/{session_id}/cancel", status_code=202, responses=CONFLICT)
     async def cancel(request: Request, session_id: str = SESSION_ID) -> dict[str, str]:
         if not await api.runs(request).cancel(session_id):
             raise HTTPException(409, "the session is not running in this worker")
@@ -306,5 +317,5 @@ def _outcome(settings: Settings, session_id: str) -> JSONResponse:
     if outcome.error:
         body["error"] = outcome.error
     if found is not None:
-        body["report"] = found.model_dump(mode="json")
+        body["report"] = without_server_paths(found.model_dump(mode="json"))
     return JSONResponse(body, status_code=502 if status == "failed" else 200)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.config import ResearchMode
+from engine.question_text import BlankText, cleaned_text
 from engine.schemas import ResearchPlan
 
 MAX_QUESTION_CHARS = 4_000
@@ -12,9 +13,11 @@ MAX_TEXT_CHARS = 8_000
 
 
 def _not_blank(value: str) -> str:
-    if not value.strip():
-        raise ValueError("must not be blank")
-    return value.strip()
+    # The command line's own check: control characters dropped, nothing left is blank.
+    try:
+        return cleaned_text(value)
+    except BlankText:
+        raise ValueError("must not be blank") from None
 
 
 class ResearchRequest(BaseModel):

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.config import load_settings, loaded_env_file
 from engine.doctor import PROBE_TIMEOUT_SECONDS, collect_report
+from engine.terminal_text import terminal_safe
 
 
 def register(subparsers: Any) -> None:
@@ -35,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     env_file = loaded_env_file()
     settings = load_settings()
     report = collect_report(settings, probe=not args.no_probe, progress=_progress)
-    print(report.render())
+    # Document and folder names come from the disk: nothing in them may drive the terminal.
+    print(terminal_safe(report.render()))
     print(f"\nsettings file: {env_file if env_file else 'none found (environment only)'}")
     return 0 if report.can_run else 1

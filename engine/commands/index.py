@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.config import load_settings
+from engine.terminal_text import shown_name, terminal_safe
 
 BAR_WIDTH = 30
 
@@ -35,6 +36,7 @@ class ProgressBar:
     def __call__(self, done: int, total: int, name: str) -> None:
         filled = BAR_WIDTH * done // max(total, 1)
         bar = "#" * filled + "-" * (BAR_WIDTH - filled)
+        name = shown_name(name)
         label = name if len(name) <= 40 else "…" + name[-39:]
         line = f"[{bar}] {done}/{total} {label}"
         if self.interactive:
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     folder: Path = args.path.expanduser()
     if not folder.is_dir():
-        print(f"deepresearch index: {folder} is not a folder", file=sys.stderr)
+        print(f"deepresearch index: {shown_name(str(folder))} is not a folder", file=sys.stderr)
         return 2
     settings = load_settings()
     index = LocalIndex(
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.finish()
     for warning in stats.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {terminal_safe(warning)}", file=sys.stderr)
     print(
         f"indexed {stats.files_indexed} files, skipped {stats.files_skipped}, "
         f"unchanged {stats.files_unchanged}, removed {stats.files_removed}; "

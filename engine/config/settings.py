@@ -7,6 +7,7 @@ Secrets are `SecretStr`, so they never appear in a `repr`, a log line or an even
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -54,7 +55,11 @@ def _count(default: int, *, minimum: int = 1, maximum: int = 10_000, **kw: Any) 
 class Settings(BaseModel):
     """Every knob of the engine. Field names are the environment variable names, lowercased."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
+    # No setting is meant to be infinite or not a number: a NaN price or cap compares false with
+    # everything, so a budget check would silently never trip.
+    model_config = ConfigDict(
+        frozen=True, extra="ignore", populate_by_name=True, allow_inf_nan=False
+    )
 
     # Models: each role falls back to the orchestrator's model and base URL.
     orchestrator_model: str | None = None
@@ -252,10 +257,23 @@ class Settings(BaseModel):
                 price_in, price_out = float(given_in), float(given_out)
             except ValueError:
                 price_in = price_out = -1.0
-            if not (equals and slash and model.strip()) or min(price_in, price_out) < 0:
-                raise ValueError(f"{entry!r} is not model=input/output")
+            usable = all(math.isfinite(price) and price >= 0 for price in (price_in, price_out))
+            if not (equals and slash and model.strip()) or not usable:
+                raise ValueError(
+                    f"{entry!r} is not model=input/output (finite, non-negative USD)"
+                )
             prices[model.strip()] = (price_in, price_out)
         return prices
+
+    @field_validator("model_prices")
+    @classmethod
+    def _non_negative_prices(
+        cls, value: dict[str, tuple[float, float]]
+    ) -> dict[str, tuple[float, float]]:
+        for model, pair in value.items():
+            if min(pair) < 0:
+                raise ValueError(f"{model!r} has a negative price")
+        return value
 
     @field_validator(
         "fallback_models",

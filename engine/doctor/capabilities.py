@@ -64,8 +64,15 @@ async def probe_capabilities(
         )
     profile = probed.profile
     warnings = _profile_warnings(settings, profile, label, cut)
-    remembered = _remember(settings, target, profile)
-    if remembered is None:
+    if not profile.conclusive:
+        warnings.append(
+            "the server did not answer every probe (rate limited, failing or timing out): "
+            "the profile above is assumed and not remembered; run doctor again later"
+        )
+        remembered = None
+    else:
+        remembered = _remember(settings, target, profile)
+    if remembered is None and profile.conclusive:
         warnings.append(
             f"the profile could not be saved in {settings.data_dir}: each run probes again"
         )

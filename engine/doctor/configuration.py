@@ -119,14 +119,17 @@ def _search_checks(settings: Settings) -> tuple[list[Check], bool]:
 
 def _document_checks(folder: Path, label: str) -> tuple[list[Check], bool]:
     """The local provider's line, then one warning per document that will be skipped."""
+    from engine.terminal_text import shown_name
     from engine.tools.document_scan import scan_folder
 
     scan = scan_folder(folder) if folder.is_dir() else None
     count = len(scan.files) if scan else 0
     if count == 0:
-        checks = [Check("search provider", "error", f"local: no documents in {folder} ({label})")]
+        shown = shown_name(str(folder))
+        checks = [Check("search provider", "error", f"local: no documents in {shown} ({label})")]
     else:
-        checks = [Check("search provider", "ok", f"local: {count} documents in {folder} ({label})")]
+        shown = shown_name(str(folder))
+        checks = [Check("search provider", "ok", f"local: {count} documents in {shown} ({label})")]
     skips = scan.warnings if scan else []
     checks.extend(Check("documents", "warn", skip) for skip in skips[:MAX_NAMED_SKIPS])
     if len(skips) > MAX_NAMED_SKIPS:

@@ -93,6 +93,8 @@ class RetryPolicy:
     rng: random.Random = field(default_factory=random.Random)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     sync_sleep: Callable[[float], None] = time.sleep
+    # The longest one wait may be, whatever a server's Retry-After asks for.
+    max_retry_wait: float = MAX_RETRY_WAIT_SECONDS
 
     def delay(self, attempt: int, exc: BaseException) -> float:
         """Wait before retry number `attempt` (0-based): backoff with jitter, or Retry-After."""
@@ -100,7 +102,7 @@ class RetryPolicy:
         jittered = backoff * (0.5 + self.rng.random() / 2)
         asked = retry_after_seconds(exc)
         if asked is not None:
-            return min(MAX_RETRY_WAIT_SECONDS, max(asked, jittered))
+            return min(self.max_retry_wait, max(asked, jittered))
         return jittered
 
 

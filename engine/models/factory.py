@@ -115,6 +115,7 @@ def make_chat_model(
 
 
 def _compat_model(settings: Settings, role_model: RoleModel, shared: dict[str, Any]) -> Any:
+    from engine.logs import secrets_of
     from engine.models.compat.chat import CompatChatModel
     from engine.models.compat.profile import cache_key
 
@@ -126,4 +127,5 @@ def _compat_model(settings: Settings, role_model: RoleModel, shared: dict[str, A
         model_name=role_model.model,
         endpoint=shared[key],
         output_ceiling=settings.model_max_output_tokens,
+        secrets=tuple(secrets_of(settings)),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from engine.disk_errors import describe, disk_failure
+
 UNIT_TIMED_OUT = "research unit timed out"
 UNIT_FAILED = "research unit execution failed"
 _RECURSION = re.compile(r"Recursion limit of (\d+) reached", re.IGNORECASE)
@@ -24,6 +26,9 @@ def sanitize_unit_failure(exc: BaseException) -> str:
 
 def sanitize_run_error(exc: BaseException) -> str:
     """The safe message a front end shows when a whole run fails."""
+    failure = disk_failure(exc)
+    if failure is not None:
+        return describe(failure)
     safe = getattr(exc, "safe_message", None)
     if isinstance(safe, str) and safe:
         # Built by the model boundary from status and class only: role and host:port, no key.

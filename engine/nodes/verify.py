@@ -20,6 +20,7 @@ from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
 from engine.config import Settings
 from engine.data_dir import private_dir, write_private_text
+from engine.disk_errors import writing
 from engine.emit import emit
 from engine.events import (
     OFFLINE_NOTICE,
@@ -143,8 +144,10 @@ def save_report(
         continued += 1
         report_path = reports_dir / f"{stem}-continued-{continued}.md"
     audit_path = report_path.with_suffix(".audit.json")
-    write_private_text(report_path, report)
-    write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
+    with writing("the report", report_path):
+        write_private_text(report_path, report)
+    with writing("the report's audit", audit_path):
+        write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
     return str(report_path), str(audit_path)
 
 

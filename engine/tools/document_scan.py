@@ -5,7 +5,9 @@ The rule: nothing outside the documents folder, after resolving links, is ever r
 environment (keys included) or system files into the index and from there into model
 requests. Links are resolved and kept only when their target is a regular file inside the
 folder; links to folders are never followed (a link that stays inside adds nothing new, one
-that leaves is named in a warning). FIFOs and devices are skipped too: reading one blocks or
+that leaves is named in a warning). A hard link cannot be told from a file of the folder: the
+same file may have a name outside it, so a regular file with more than one link is skipped
+with a warning, as a link out is. FIFOs and devices are skipped too: reading one blocks or
 never ends. Hidden entries and `.indexignore` patterns are skipped silently, as before.
 """
 
@@ -17,10 +19,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.terminal_text import shown_name
 from engine.tools.documents import SUPPORTED_SUFFIXES
 
 IGNORE_FILE = ".indexignore"
 OUTSIDE = "it links outside the documents folder"
+HARD_LINKED = "it has other hard links, which may be outside the documents folder"
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ def inside(root: Path, path: Path) -> Path | None:
 def read_inside(root: Path, path: Path) -> str | None:
     """The UTF-8 text of `path` when it is a regular file inside `root`, else None."""
     resolved = inside(root, path)
-    if resolved is None or not resolved.is_file():
+    if resolved is None or not resolved.is_file() or resolved.stat().st_nlink > 1:
         return None
     try:
         return resolved.read_text(encoding="utf-8")
@@ -81,7 +85,7 @@ def scan_folder(folder: Path, *, limit: int | None = None) -> FolderScan:
                 dirnames.remove(name)  # never followed: see the module's docstring
                 if inside(root, base / name) is None:
                     rel = (base / name).relative_to(root).as_posix()
-                    scan.warnings.append(f"skipped {rel}: {OUTSIDE}")
+                    scan.warnings.append(f"skipped {shown_name(rel)}: {OUTSIDE}")
         for name in sorted(filenames):
             path = base / name
             rel = path.relative_to(root).as_posix()
@@ -103,13 +107,16 @@ def _readable(root: Path, path: Path, rel: str, warnings: list[str]) -> FoundFil
     if target is None:
         if path.is_symlink() and not os.path.exists(path):
             return None  # a dangling link: nothing to read, nothing leaked
-        warnings.append(f"skipped {rel}: {OUTSIDE}")
+        warnings.append(f"skipped {shown_name(rel)}: {OUTSIDE}")
         return None
     try:
         info = target.stat()
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode):
-        warnings.append(f"skipped {rel}: not a regular file")
+        warnings.append(f"skipped {shown_name(rel)}: not a regular file")
+        return None
+    if info.st_nlink > 1:
+        warnings.append(f"skipped {shown_name(rel)}: {HARD_LINKED}")
         return None
     return FoundFile(target, info.st_size, info.st_mtime_ns)

@@ -64,7 +64,9 @@ def test_a_quick_session_streams_its_typed_events_and_leaves_its_report(base: st
     assert httpx.get(f"{base}/v1/sessions/{session_id}").json()["stage"] == "finished"
 
 
-def test_a_plan_is_reviewed_over_rest_and_a_reconnect_misses_nothing(base: str) -> None:
+def test_a_plan_is_reviewed_over_rest_and_a_reconnect_misses_nothing(
+    base: str, tmp_path: Path
+) -> None:
     with httpx.stream("POST", f"{base}/v1/research", json=DEEP, timeout=60) as response:
         session_id = response.headers["x-session-id"]
         first = list(sse(response))
@@ -92,7 +94,9 @@ def test_a_plan_is_reviewed_over_rest_and_a_reconnect_misses_nothing(base: str) 
     assert ids == list(range(1, len(ids) + 1))  # none missing, none twice
     assert everything[-1][1] == "run_finished" and everything[-1][2]["status"] == "completed"
     assert "report_ready" in [name for _, name, _ in seen]
-    stored = (Path(httpx.get(f"{base}/v1/sessions").json()[0]["report_path"])).read_text()
+    # The API names the report file, not where it sits on the server.
+    named = httpx.get(f"{base}/v1/sessions").json()[0]["report_path"]
+    stored = (settings_for(tmp_path).reports_dir / named).read_text()
     assert stored.strip() == httpx.get(f"{base}/v1/sessions/{session_id}/report").json()[
         "report"
     ].strip()

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 
 from engine.citations.evidence import EvidenceRecord
+from engine.event_text import terminal_safe_event
 from engine.events import (
     BudgetReached,
     ClarificationRequested,
@@ -310,8 +311,13 @@ class EventBridge:
         self.events_seen = 0
 
     def post(self, event: Event) -> None:
-        """Translate one event; unknown-to-the-UI facts (metrics) are dropped here."""
+        """Translate one event; unknown-to-the-UI facts (metrics) are dropped here.
+
+        Every text in it is made terminal-safe first: claims, tool results and the report
+        quote documents and models, and the screen must draw them, never obey them.
+        """
         self.events_seen += 1
+        event = terminal_safe_event(event)
         if isinstance(event, RuntimeProgress) and event.research_units:
             # Units reported inside progress join the same latest-wins batch as unit updates,
             # so an older progress can never overwrite a newer unit state on screen.

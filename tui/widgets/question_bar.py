@@ -8,6 +8,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input
 
+from engine.question_text import BlankText, cleaned_text
 from tui.widgets.mode_toggle import Mode, ModeToggle
 
 
@@ -43,7 +44,10 @@ class QuestionBar(Horizontal):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        question = event.value.strip()
+        try:
+            question = cleaned_text(event.value)
+        except BlankText:
+            return
         if question:
             self.post_message(self.Asked(question, self.query_one(ModeToggle).mode))
             event.input.clear()

@@ -38,6 +38,7 @@ from engine.models.compat.normalize import (
 )
 from engine.models.compat.profile import ModelProfile, StructuredMethod
 from engine.models.compat.prompted_tools import render_conversation
+from engine.models.compat.secrets import without_secrets
 from engine.models.compat.structured import (
     json_from_reply,
     methods_from,
@@ -51,6 +52,8 @@ from engine.models.compat.transport import Transport
 _NATIVE_ONLY = ("parallel_tool_calls", "strict")
 STRUCTURED_OUTPUT_TOKENS = 1024
 FAILED_ENDPOINT_REST_SECONDS = 60.0
+# A profile assumed because the probes got no answer is probed for again after this long.
+ASSUMED_PROFILE_SECONDS = 300.0
 # Where a structured reply carries the JSON arguments it was parsed into (None: no JSON).
 STRUCTURED_ARGS = "structured_args"
 
@@ -69,6 +72,9 @@ class Endpoint:
     # Until when calls skip this endpoint for the next fallback: one that just failed for good
     # (down, timing out) would make every call wait through its retries again.
     resting_until: float = 0.0
+    # Until when an assumed profile (probes unanswered) stands before the server is probed
+    # again: it is what the server could not say, not what the model does.
+    assumed_until: float = 0.0
 
     def rest(self) -> None:
         self.resting_until = time.monotonic() + FAILED_ENDPOINT_REST_SECONDS
@@ -78,18 +84,24 @@ class Endpoint:
 
     async def resolved(self, role: str | None = None) -> ModelProfile:
         """The endpoint's profile, probed on first use by whichever role calls first."""
-        if self.profile is not None:
+        if self.profile is not None and not self._probe_again():
             return self.profile
         async with self.lock:
-            if self.profile is None:
+            if self.profile is None or self._probe_again():
                 assert self.detect is not None, "an endpoint without a profile needs a detector"
                 # Roles share an endpoint: the probe's progress and errors name the one asking.
                 self.transport.role = role or self.transport.role
                 detected = await self.detect(self.transport)
-                if self.remember is not None:
+                if detected.conclusive and self.remember is not None:
                     self.remember(detected)
+                self.assumed_until = (
+                    0.0 if detected.conclusive else time.monotonic() + ASSUMED_PROFILE_SECONDS
+                )
                 self.profile = self.pin(detected) if self.pin is not None else detected
         return self.profile
+
+    def _probe_again(self) -> bool:
+        return bool(self.assumed_until) and time.monotonic() >= self.assumed_until
 
     def downgrade(self, method: StructuredMethod) -> None:
         if self.profile is not None and self.profile.structured_output != method:
@@ -158,6 +170,8 @@ class CompatChatModel(BaseChatModel):
     output_ceiling: int = 0
     # Models that take over a call this one fails for good (FALLBACK_MODELS), in order.
     fallbacks: list[CompatChatModel] = Field(default_factory=list, exclude=True)
+    # The configured secrets (keys, token, connection URL): redacted from every reply.
+    secrets: tuple[str, ...] = Field(default=(), exclude=True, repr=False)
 
     @property
     def _llm_type(self) -> str:
@@ -339,6 +353,8 @@ class CompatChatModel(BaseChatModel):
             if model is not self:
                 metadata = {**reply.response_metadata, ANSWERED_BY: model.model_name}
                 reply = reply.model_copy(update={"response_metadata": metadata})
+            # The one door model text comes in by: a secret it echoes goes no further.
+            reply = without_secrets(reply, self.secrets)
             return ChatResult(generations=[ChatGeneration(message=reply)])
         if len(failures) == 1:
             raise failures[0]

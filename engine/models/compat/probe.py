@@ -3,19 +3,30 @@
 Native tool calling must pass two probes, because servers fail in two ways: some drop tools
 unless forced, some (llama-cpp-python's `chatml-function-calling`) call tools but cannot
 answer in plain text while tools are bound. Both probes are streamed, as real calls are.
+
+A probe is a question about the server, not research: it gets one quick retry and a short
+timeout, never the long backoff a research call waits through. A probe the server did not
+answer (rate limited, failing, timing out) says nothing about the model: the profile it
+leads to is only assumed, used for now and never remembered (`ModelProfile.conclusive`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from engine.messages import message_text
+from engine.middleware.retry import RetryPolicy
 from engine.models.compat.errors import ModelCallError
 from engine.models.compat.normalize import looks_like_tool_call
-from engine.models.compat.profile import STRUCTURED_METHODS, ModelProfile, StructuredMethod
+from engine.models.compat.profile import (
+    ASSUMED,
+    STRUCTURED_METHODS,
+    ModelProfile,
+    StructuredMethod,
+)
 from engine.models.compat.structured import (
     json_from_reply,
     request_for,
@@ -25,6 +36,15 @@ from engine.models.compat.structured import (
 from engine.models.compat.transport import Transport
 
 PROBE_TOKENS = 48
+# One quick retry and a short wait per probe; a longer outage is no answer about the model.
+PROBE_RETRIES = 1
+PROBE_MAX_WAIT_SECONDS = 2.0
+PROBE_TIMEOUT_SECONDS = 60.0
+NO_ANSWER = "no answer"
+# Statuses that say the server could not take the request now (a rate limit, a gateway or the
+# service down). Any other refusal is an answer: llama-cpp-python refuses `json_schema` with a
+# plain 500, every time.
+_NO_ANSWER_STATUSES = frozenset({408, 429, 502, 503, 504})
 _WEATHER_TOOL = {
     "type": "function",
     "function": {
@@ -50,6 +70,9 @@ class ProbeReport:
 
     profile: ModelProfile
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
+    # False when a probe got no answer (rate limit, server error, timeout): the checks that
+    # failed for that reason tell nothing about the model.
+    conclusive: bool = True
 
 
 async def _send(
@@ -65,13 +88,33 @@ async def _send(
     """
     try:
         return await transport.send(
-            messages, max_tokens=PROBE_TOKENS, retry_server_errors=False, **request
+            messages,
+            max_tokens=PROBE_TOKENS,
+            retry_server_errors=False,
+            policy=_probe_policy(transport.policy),
+            timeout_seconds=PROBE_TIMEOUT_SECONDS,
+            **request,
         )
     except ModelCallError as exc:
         if exc.unreachable:
             raise
+        if exc.status in _NO_ANSWER_STATUSES:
+            # Busy or down, not refusing: the model's abilities are still unknown.
+            report.conclusive = False
+            report.checks.append((check, False, f"{NO_ANSWER} ({exc.reason})"))
+            return None
         report.checks.append((check, False, "refused the request"))
         return None
+
+
+def _probe_policy(policy: RetryPolicy) -> RetryPolicy:
+    """The endpoint's policy (its sleep and randomness), bounded for a probe."""
+    return replace(
+        policy,
+        max_retries=min(policy.max_retries, PROBE_RETRIES),
+        max_delay=min(policy.max_delay, PROBE_MAX_WAIT_SECONDS),
+        max_retry_wait=min(policy.max_retry_wait, PROBE_MAX_WAIT_SECONDS),
+    )
 
 
 async def _tool_probe(transport: Transport, report: ProbeReport) -> bool:
@@ -128,8 +171,9 @@ async def probe_endpoint(transport: Transport, context_window: int) -> ProbeRepo
     report = ProbeReport(ModelProfile(context_window, source="detected"))
     native = await _tool_probe(transport, report)
     method = await _structured_probe(transport, report)
+    source = "detected" if report.conclusive else ASSUMED
     report.profile = ModelProfile(
-        context_window, "native" if native else "prompted", method, source="detected"
+        context_window, "native" if native else "prompted", method, source=source
     )
     return report
 

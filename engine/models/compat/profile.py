@@ -24,6 +24,7 @@ ToolCalling = Literal["native", "prompted"]
 StructuredMethod = Literal["json_schema", "json_object", "tool", "text"]
 STRUCTURED_METHODS: tuple[StructuredMethod, ...] = ("json_schema", "json_object", "tool", "text")
 PROFILE_CACHE_FILE = "model_profiles.json"
+ASSUMED = "assumed"
 
 # Output caps per role, in tokens, for a large context window. The writer needs room for a
 # long report; everything else is a short decision, a plan or a note.
@@ -45,8 +46,14 @@ class ModelProfile:
     context_window: int
     tool_calling: ToolCalling = "native"
     structured_output: StructuredMethod = "json_schema"
-    # Where the capabilities came from: settings, detected, known (a provider default).
+    # Where the capabilities came from: settings, detected, known (a provider default), or
+    # assumed (probes the server did not answer: used for now, never remembered).
     source: str = "known"
+
+    @property
+    def conclusive(self) -> bool:
+        """Whether this is what the model can do, as opposed to a stand-in for an outage."""
+        return self.source != ASSUMED
 
     def output_cap(self, role: Role) -> int:
         """The `max_tokens` for one reply of `role`, shrunk to fit small windows."""
@@ -54,7 +61,10 @@ class ModelProfile:
         return max(MIN_OUTPUT_TOKENS, min(ROLE_OUTPUT_TOKENS[role], share))
 
     def with_structured(self, method: StructuredMethod) -> ModelProfile:
-        return replace(self, structured_output=method, source="detected")
+        # A refusal is an answer about the method; an assumed profile stays assumed.
+        return replace(
+            self, structured_output=method, source="detected" if self.conclusive else ASSUMED
+        )
 
 
 def endpoint_label(base_url: str | None) -> str:
@@ -89,6 +99,9 @@ def load_cached(settings: Settings) -> dict[str, dict[str, Any]]:
 
 
 def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
+    """Remember a detected profile; an assumed one (probes got no answer) is not stored."""
+    if not profile.conclusive:
+        return
     """Remember what was detected for an endpoint, so later runs skip the probe."""
     cache = load_cached(settings)
     cache[key] = {**asdict(profile), "detected_at": time.time()}

@@ -81,13 +81,18 @@ class Transport:
         max_tokens: int,
         retry_server_errors: bool = True,
         role: str | None = None,
+        policy: RetryPolicy | None = None,
+        timeout_seconds: float | None = None,
         **request: Any,
     ) -> AIMessage:
         """The server's reply to `messages`; raises `ModelCallError` when it cannot be had.
 
         `role` names the asking role in progress and errors (roles may share an endpoint).
+        `policy` and `timeout_seconds` bound this one request tighter than the endpoint's own
+        (a capability probe must not wait through a rate limit as a research call does).
         """
         role = role or self.role
+        policy = policy or self.policy
         extra = len(str(request.get("tools") or "")) + len(
             str(request.get("response_format") or "")
         )
@@ -100,7 +105,9 @@ class Transport:
         while True:
             try:
                 async with self._turn_for_request():
-                    return await self._stream(fitted, max_tokens, extra, request, role)
+                    return await self._stream(
+                        fitted, max_tokens, extra, request, role, timeout_seconds
+                    )
             except ModelCallError:
                 raise
             except ValueError as exc:
@@ -108,7 +115,7 @@ class Transport:
                     raise
                 # The server closed the stream without a chunk (often an error it could not
                 # send once streaming had begun): treat it like an empty reply.
-                if attempt >= min(1, self.policy.max_retries):
+                if attempt >= min(1, policy.max_retries):
                     raise self._failure(EmptyReplyError("no chunks"), role) from exc
                 attempt += 1
             except Exception as exc:
@@ -119,13 +126,13 @@ class Transport:
                     fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)
                     continue
                 reason, _ = describe_failure(exc)
-                limit = self._retries_for(exc, retry_server_errors)
+                limit = self._retries_for(exc, retry_server_errors, policy)
                 body = str(exc)[:500]
                 repeated = (status_code(exc) or 0) >= 500 and body == last_error
                 if attempt >= limit or repeated:
                     raise self._failure(exc, role) from exc
                 last_error = body
-                wait = self.policy.delay(attempt, exc)
+                wait = policy.delay(attempt, exc)
                 # The log keeps the cause of every retry (the event shows only the latest).
                 logger.warning(
                     "%s model at %s: attempt %d failed (%s, %s); retrying in %.0fs",
@@ -137,20 +144,22 @@ class Transport:
                     wait,
                 )
                 announce_retry(role, self.endpoint, attempt, reason, wait)
-                await self.policy.sleep(wait)
+                await policy.sleep(wait)
                 attempt += 1
 
-    def _retries_for(self, exc: BaseException, retry_server_errors: bool) -> int:
+    def _retries_for(
+        self, exc: BaseException, retry_server_errors: bool, policy: RetryPolicy
+    ) -> int:
         if not is_transient(exc) and not isinstance(exc, EmptyReplyError):
             return 0
         code = status_code(exc)
         if code == 429:
-            return self.policy.max_retries
+            return policy.max_retries
         if code is not None and code >= 500:
-            return min(SERVER_ERROR_RETRIES, self.policy.max_retries) if retry_server_errors else 0
+            return min(SERVER_ERROR_RETRIES, policy.max_retries) if retry_server_errors else 0
         if "Timeout" in type(exc).__name__ or isinstance(exc, TimeoutError):
-            return min(TIMEOUT_RETRIES, self.policy.max_retries)
-        return min(SERVER_ERROR_RETRIES, self.policy.max_retries)
+            return min(TIMEOUT_RETRIES, policy.max_retries)
+        return min(SERVER_ERROR_RETRIES, policy.max_retries)
 
     def _failure(self, exc: BaseException, role: str) -> ModelCallError:
         reason, retryable = describe_failure(exc)
@@ -167,6 +176,7 @@ class Transport:
         extra: int,
         request: dict[str, Any],
         role: str,
+        timeout_seconds: float | None = None,
     ) -> AIMessage:
         prompt_tokens = self.estimator.tokens(messages, extra)
         # Never ask for more than the window leaves once the prompt is in.
@@ -176,7 +186,10 @@ class Transport:
             request = {**request, "extra_body": extra_body}
         else:
             request = {**request, "max_tokens": cap}
-        bound = self.client.bind(timeout=self._timeout_for(prompt_tokens), **request)
+        timeout = self._timeout_for(prompt_tokens)
+        if timeout_seconds is not None:
+            timeout = min(timeout, timeout_seconds)
+        bound = self.client.bind(timeout=timeout, **request)
         aggregate: AIMessageChunk | None = None
         watched = WatchedText(current_watch())
         stopped = False

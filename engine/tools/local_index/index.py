@@ -19,12 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.config import Settings
+from engine.terminal_text import shown_name
 from engine.tools.document_scan import FoundFile, scan_folder
 from engine.tools.document_stream import STREAMED_SUFFIXES
 from engine.tools.local_index.parse import STREAMED, ParseOutcome, Parser, Streamed, parse_all
 from engine.tools.local_index.ranking import relaxed_matches
 from engine.tools.local_index.store import (
+    TOO_BIG,
     chunk_count,
+    file_statuses,
     finish_refresh,
     folder_id,
     forget_files,
@@ -116,8 +119,12 @@ class LocalIndex:
         with writer(self.db_path) as conn:
             folder = folder_id(conn, self.folder, create=True) or 0
             known = known_files(conn, folder)
+            statuses = file_statuses(conn, folder)
             changed = [
-                rel for rel, file in found.items() if known.get(rel) != (file.size, file.mtime_ns)
+                rel
+                for rel, file in found.items()
+                if known.get(rel) != (file.size, file.mtime_ns)
+                or self._limit_decides_otherwise(statuses.get(rel), file.size)
             ]
             removed = [rel for rel in known if rel not in found]
             forget_files(conn, folder, removed)
@@ -150,7 +157,9 @@ class LocalIndex:
             if parsed is STREAMED:
                 parsed, problem = store_streamed(conn, folder, rel, file)
             elif not isinstance(parsed, Streamed):
-                store_document(conn, folder, rel, file.size, file.mtime_ns, parsed)
+                too_big = parsed is None and file.size > self.max_file_bytes
+                status = TOO_BIG if too_big else None
+                store_document(conn, folder, rel, file.size, file.mtime_ns, parsed, status)
             if problem is not None:
                 problems.append(problem)
                 logger.warning("%s", problem)
@@ -175,6 +184,13 @@ class LocalIndex:
             ((rel, STREAMED, None) for rel in streamed),
         )
 
+    def _limit_decides_otherwise(self, status: str | None, size: int) -> bool:
+        """Whether an unchanged file's size limit verdict differs under today's limit: one
+        skipped as too big now fits, or one indexed is now over it."""
+        if status == TOO_BIG:
+            return size <= self.max_file_bytes
+        return status == "indexed" and size > self.max_file_bytes
+
     def _streams(self, file: FoundFile) -> bool:
         """Whether the file is text big enough to be chunked as it is read."""
         return (
@@ -185,7 +201,7 @@ class LocalIndex:
 
     def _too_big(self, rel: str, size: int) -> str:
         return (
-            f"skipped {rel}: {size:,} bytes is over INDEX_MAX_FILE_BYTES "
+            f"skipped {shown_name(rel)}: {size:,} bytes is over INDEX_MAX_FILE_BYTES "
             f"({self.max_file_bytes:,} bytes)"
         )
 

@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from engine.terminal_text import shown_name
 from engine.tools.documents import ParsedDocument, parse_file
 from engine.tools.extract import ExtractionError
 
@@ -40,7 +41,7 @@ def _parse_job(job: tuple[str, str], parser: Parser = parse_file) -> ParseOutcom
         return rel, parser(Path(path), rel), None
     except Exception as exc:  # a corrupt file must never abort the index: skip it, say why
         reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
-        return rel, None, f"skipped {rel}: {reason}"
+        return rel, None, f"skipped {shown_name(rel)}: {reason}"
 
 
 def _can_spawn() -> bool:

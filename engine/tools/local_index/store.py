@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from engine.data_dir import private_dir, private_file
-from engine.terminal_text import one_line
+from engine.terminal_text import one_line, shown_name
 from engine.tools.document_names import citation_key
 from engine.tools.document_scan import FoundFile
 from engine.tools.document_stream import stream_chunks, stream_title
@@ -60,6 +60,8 @@ _INSERT_CHUNKS = (
     "INSERT INTO chunks (folder_id, rel_path, doc_key, title, heading, ordinal, body)"
     " VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
+# A file skipped for its size: a later refresh under a higher INDEX_MAX_FILE_BYTES takes it.
+TOO_BIG = "too_big"
 _INSERT_FILE = (
     "INSERT OR REPLACE INTO files (folder_id, rel_path, size, mtime_ns, title, status)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -151,6 +153,14 @@ def known_files(conn: sqlite3.Connection, folder: int) -> dict[str, tuple[int, i
     }
 
 
+def file_statuses(conn: sqlite3.Connection, folder: int) -> dict[str, str]:
+    """The folder's files: rel path -> how the last refresh left it (`indexed`, `skipped`,
+    `TOO_BIG`)."""
+    return dict(
+        conn.execute("SELECT rel_path, status FROM files WHERE folder_id = ?", (folder,))
+    )
+
+
 def forget_files(conn: sqlite3.Connection, folder: int, rels: Iterable[str]) -> None:
     """Drop files that are gone from the folder, with their chunks."""
     for rel in rels:
@@ -166,8 +176,10 @@ def store_document(
     size: int,
     mtime: int,
     parsed: ParsedDocument | None,
+    status: str | None = None,
 ) -> None:
-    """Replace a file's chunks with the parsed document's (none when it was skipped)."""
+    """Replace a file's chunks with the parsed document's (none when it was skipped);
+    `status` says why a skipped one was (`TOO_BIG`), when it is not a failed parse."""
     conn.execute("DELETE FROM chunks WHERE folder_id = ? AND rel_path = ?", (folder, rel))
     if parsed is not None:
         conn.executemany(
@@ -185,7 +197,7 @@ def store_document(
             size,
             mtime,
             parsed.title if parsed else "",
-            "indexed" if parsed else "skipped",
+            status or ("indexed" if parsed else "skipped"),
         ),
     )
     conn.commit()
@@ -212,7 +224,7 @@ def store_streamed(
         conn.rollback()
         reason = str(exc) if isinstance(exc, ExtractionError) else type(exc).__name__
         store_document(conn, folder, rel, file.size, file.mtime_ns, None)
-        return None, f"skipped {rel}: {reason}"
+        return None, f"skipped {shown_name(rel)}: {reason}"
     conn.execute(_INSERT_FILE, (folder, rel, file.size, file.mtime_ns, title, "indexed"))
     conn.commit()
     return STREAMED, None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -350,3 +351,32 @@ async def test_parallel_calls_to_a_server_with_one_slot_all_get_whole_answers(
         cut = llm.cut
     assert cut >= 1  # the calls did collide
     assert [reply.response_metadata.get("finish_reason") for reply in replies] == ["stop"] * 4
+
+
+async def test_probes_during_a_rate_limit_outage_are_short_and_never_remembered(
+    tmp_path: Path,
+) -> None:
+    waits: list[float] = []
+
+    async def recorded(seconds: float) -> None:
+        waits.append(seconds)
+
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path, MODEL_TOOL_CALLING="auto", MODEL_STRUCTURED_OUTPUT="auto")
+        model.endpoint.transport.policy = RetryPolicy(max_retries=10, sleep=recorded)
+        model.endpoint.profile = None  # nothing cached: the first call probes
+        llm.fail("rate_limit", times=10_000, retry_after=30)
+        assumed = await model.endpoint.resolved()
+        probe_requests = len(llm.requests)
+        llm.clear_faults()
+        # Once the outage is over, the next call asks the server again and remembers it.
+        model.endpoint.assumed_until = 1.0
+        detected = await model.endpoint.resolved()
+    # Five probes, each tried at most twice, none waiting out the server's 30 s Retry-After.
+    assert probe_requests <= 10
+    assert waits and max(waits) <= 2.0 and sum(waits) <= 10.0
+    assert not assumed.conclusive and assumed.source == "assumed"
+    assert detected.conclusive and detected.tool_calling == "prompted"
+    cached = json.loads((tmp_path / "model_profiles.json").read_text(encoding="utf-8"))
+    assert [entry["source"] for entry in cached.values()] == ["detected"]
+

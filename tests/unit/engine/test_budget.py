@@ -123,3 +123,19 @@ def test_prices_budgets_and_fallbacks_are_read_from_settings() -> None:
 def test_a_bad_cost_setting_names_its_variable(name: str, value: str, named: str) -> None:
     with pytest.raises(SettingsError, match=named):
         settings_from_mapping({name: value})
+
+
+@pytest.mark.parametrize(
+    "prices",
+    ["gpt=nan/1", "gpt=1/inf", "gpt=-inf/1", "gpt=1/NaN", "gpt=1/-0.5", "gpt=Infinity/2"],
+)
+def test_a_price_that_is_not_a_finite_non_negative_number_is_refused(prices: str) -> None:
+    with pytest.raises(SettingsError, match="MODEL_PRICES"):
+        settings_from_mapping({"MODEL_PRICES": prices})
+
+
+def test_no_float_setting_takes_an_infinite_value() -> None:
+    with pytest.raises(SettingsError, match="BUDGET_USD"):
+        settings_from_mapping({"BUDGET_USD": "nan"})
+    with pytest.raises(SettingsError, match="FETCH_TIMEOUT_SECONDS"):
+        settings_from_mapping({"FETCH_TIMEOUT_SECONDS": "inf"})

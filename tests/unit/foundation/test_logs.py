@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import pytest
+
 from engine.config import settings_from_mapping
-from engine.logs import REDACTED, configure_logging, get_logger
+from engine.logs import REDACTED, RedactSecrets, configure_logging, get_logger
 
 
 def _configured(tmp_path: Path) -> Path:
@@ -63,3 +65,44 @@ def test_configuring_twice_keeps_one_handler(tmp_path: Path) -> None:
         h for h in logging.getLogger("deepresearch").handlers if getattr(h, "_deepresearch", False)
     ]
     assert len(handlers) == 1
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://reader:pa%zzhunter2secret@127.0.0.1:1/db",  # a bad escape: libpq quotes it
+        "postgresql://reader:hunter2 secret@127.0.0.1:1/db",  # a space: libpq quotes it
+        "postgresql://reader:hunter2@secret1@127.0.0.1:1/db",  # an @: libpq splits it
+    ],
+)
+async def test_a_mistyped_checkpoint_url_never_shows_its_password(
+    tmp_path: Path,
+    url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from engine import checkpoints
+
+    monkeypatch.setattr(checkpoints, "POSTGRES_CONNECT_SECONDS", 0.5)
+    settings = settings_from_mapping({"DATA_DIR": str(tmp_path), "CHECKPOINT_URL": url})
+    caplog.set_level(logging.INFO)
+    with pytest.raises(checkpoints.CheckpointStoreError) as raised:
+        async with checkpoints.checkpointer(settings):
+            pass
+    message = str(raised.value)
+    assert message.startswith("CHECKPOINT_URL:")
+    printed = capsys.readouterr()
+    logged = caplog.text
+    assert "psycopg" in " ".join(record.name for record in caplog.records)  # it did log
+    for shown in (message, logged, printed.out, printed.err):
+        for part in ("hunter2", "secret", "zzhunter"):
+            assert part not in shown, shown
+
+
+def test_a_url_password_is_redacted_in_any_record() -> None:
+    redact = RedactSecrets([]).redact
+    assert redact("connect to postgresql://bob:s3cr3t@db.example/x failed") == (
+        f"connect to postgresql://bob:{REDACTED}@db.example/x failed"
+    )
+    assert "p@ss" not in redact("dsn https://u:p@ss@host/")

@@ -47,3 +47,25 @@ def test_documents_with_hostile_names_keep_their_citations(sandbox: Sandbox):
     body = out.split("# How are tasks cancelled?", 1)[1].split("## Sources", 1)[0]
     sentences = [line for line in body.splitlines() if line.strip()]
     assert sentences and all(re.search(r"\[\d+\]", line) for line in sentences)
+
+
+_TERMINAL_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def test_index_and_doctor_print_hostile_names_escaped(sandbox: Sandbox):
+    outside = sandbox.root / "elsewhere.md"
+    outside.write_text("# Elsewhere\n\nWords.\n")
+    hostile = ["a\x1b]0;pwned\x07b.md", "evil\u202etxt.md", "c\x9b2Jd.md", "big\x1b[2J.md"]
+    for name in hostile[:3]:
+        (sandbox.documents / name).symlink_to(outside)  # each skipped: it links outside
+    (sandbox.documents / hostile[3]).write_text("# Big\n\n" + "words " * 400)
+    code, out, err = sandbox.run("index", str(sandbox.documents))
+    assert code == 0
+    code, doctor_out, doctor_err = sandbox.run("doctor", "--no-probe")
+    for printed in (out, err, doctor_out, doctor_err):
+        assert not _TERMINAL_CONTROL.search(printed), printed
+    for shown in ("a\\x1b]0;pwned\\x07b.md", "evil\\u202etxt.md", "c\\x9b2Jd.md"):
+        assert f"skipped {shown}: it links outside" in err
+        assert f"skipped {shown}: it links outside" in doctor_out

@@ -71,3 +71,16 @@ def test_special_files_are_never_opened(sandbox: Sandbox):
     stats = LocalIndex(settings.index_db_path, sandbox.documents).refresh()
     assert stats.files_indexed == 3
     assert any("pipe.txt: not a regular file" in warning for warning in stats.warnings)
+
+
+def test_a_hard_link_into_the_folder_is_skipped_with_a_reason(sandbox: Sandbox, outside: Path):
+    os.link(outside / "secret.md", sandbox.documents / "linked.md")
+    os.link(outside / "secret.md", sandbox.documents / ".indexignore")
+    code, _out, err = sandbox.run("index", str(sandbox.documents))
+    assert code == 0
+    assert "warning: skipped linked.md: it has other hard links" in err
+    index = LocalIndex(sandbox.data_dir / "index.sqlite", sandbox.documents)
+    assert index.search(SECRET, 5) == []
+    with sqlite3.connect(sandbox.data_dir / "index.sqlite") as db:
+        rows = db.execute("SELECT rel_path FROM files WHERE status = 'indexed'")
+        assert {row[0] for row in rows} == {"tasks.md", "threads.md", "loops.md"}

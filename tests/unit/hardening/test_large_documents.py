@@ -64,3 +64,23 @@ def test_binary_files_are_skipped_not_indexed_as_text(sandbox: Sandbox):
     assert "warning: skipped photo.txt: binary file, not text" in err
     assert "warning: skipped core.md: binary file, not text" in err
     assert out.startswith("indexed 3 files, skipped 2")
+
+
+def test_a_changed_size_limit_decides_again_for_files_it_decided_before(tmp_path: Path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "small.md").write_text("# Small\n\nA short note about queues.\n")
+    (folder / "large.md").write_text("# Large\n\n" + PARAGRAPH * 40 + "Marker word qwertyzed.\n")
+    size = (folder / "large.md").stat().st_size
+    db = tmp_path / "index.sqlite"
+
+    def refreshed(limit: int) -> tuple[int, int, list[str]]:
+        index = LocalIndex(db, folder, workers=1, max_file_bytes=limit)
+        stats = index.refresh()
+        keys = [hit.document_key for hit in index.search("qwertyzed", 3)]
+        return stats.files_indexed, stats.files_skipped, keys
+
+    assert refreshed(size - 1) == (1, 1, [])
+    assert refreshed(size - 1) == (0, 0, [])  # nothing changed, nothing decided again
+    assert refreshed(size) == (1, 0, ["large.md"])  # the raised limit takes the file in
+    assert refreshed(size - 1) == (0, 1, [])  # and a lowered one leaves it out again

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from textual.message import Message
 
 from engine.citations.evidence import EvidenceRecord
 from engine.events import (
     EvidenceAdded,
     PhaseChanged,
+    ReportReady,
     ResearchUnitSummary,
     ResearchUnitUpdated,
     RuntimeProgress,
+    ToolCalled,
 )
 from tui.link.bridge import (
     MAX_ITEMS_PER_MESSAGE,
@@ -92,3 +97,46 @@ def test_the_latest_state_of_a_unit_wins_within_a_batch_and_across_full_ones() -
     assert len(wake_ups) == 2
     assert shown["u1"].status == "completed" and shown["u1"].tool_call_count == 3
     assert len(shown) == MAX_ITEMS_PER_MESSAGE + 2
+
+
+# ESC sequences, 8-bit C1 sequences (CSI U+009B, OSC U+009D ended by ST U+009C), C0, bidi.
+HOSTILE = "Tasks \x1b]0;title\x07are \x9b2Jcancelled\x9d0;evil\x9c by \u202ecancel()\x85\x07."
+_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_no_text_from_a_document_reaches_the_screen_with_its_control_sequences() -> None:
+    bridge, target = bridge_with_target()
+    bridge.post(
+        EvidenceAdded(
+            record=EvidenceRecord(
+                id="e1",
+                claim=HOSTILE,
+                source_urls=["https://a.example/x"],
+                contradiction_or_uncertainty=HOSTILE,
+            )
+        )
+    )
+    bridge.post(ToolCalled(tool="search_web", arguments=HOSTILE, result_summary=HOSTILE))
+    bridge.post(ResearchUnitUpdated(unit=unit(HOSTILE)))
+    bridge.post(PhaseChanged(phase="researching", detail=HOSTILE))
+    bridge.post(ReportReady(report=f"# Report\n\n{HOSTILE}\n\tindented\n"))
+    shown: list[Any] = []
+    for message in target.messages:
+        drain = getattr(message, "drain", None)
+        shown += drain() if drain is not None else [message.event]  # type: ignore[attr-defined]
+    texts = [text for item in shown for text in _strings(item.model_dump())]
+    assert len(shown) == 5 and sum(HOSTILE[:6] in text for text in texts) >= 8
+    for text in texts:
+        assert not _TERMINAL_CONTROL.search(text), repr(text)
+    report = next(item for item in shown if isinstance(item, ReportReady))
+    assert report.report == "# Report\n\nTasks are cancelled by cancel().\n\tindented\n"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _strings(item)]
+    return []
