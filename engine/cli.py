@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "run",
     "sessions",
     "audit",
+    "export",
     "index",
     "serve",
     "mcp",
@@ -37,6 +38,7 @@ DATA_DIR_ACCESS: dict[str | None, str] = {
     "index": "write",
     "sessions": "read",
     "audit": "read",
+    "export": "read",
 }
 
 

@@ -1,0 +1,71 @@
+"""Reading the report's Markdown prose safely, once, for every exporter.
+
+One markdown-it parser: no raw HTML, no images (an exported file carries no external
+assets), and links only to http and https addresses; anything else stays plain text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+# Characters that start Markdown syntax inside a line of text.
+_MARKDOWN_SPECIAL = "\\`*_[]<>#|!~"
+
+
+@cache
+def parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    from engine.export.document import is_web_link
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table").disable("image")
+    md.validateLink = is_web_link  # type: ignore[method-assign,assignment]
+    return md
+
+
+def tokens(markdown: str) -> list[Token]:
+    return parser().parse(markdown)
+
+
+def separate_paragraphs(markdown: str) -> str:
+    """Each line of a top-level paragraph as a paragraph of its own.
+
+    The report is written a paragraph (or a cited sentence) per line and the app shows it so;
+    Markdown would join consecutive lines into one paragraph, so exports put a blank line
+    between them. Lists, quotes, tables and code keep their lines as they are.
+    """
+    lines = markdown.split("\n")
+    breaks: set[int] = set()
+    for token in tokens(markdown):
+        if token.type == "paragraph_open" and token.level == 0 and token.map:
+            start, end = token.map
+            breaks.update(range(start + 1, end))
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if index in breaks and line.strip():
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def has_title(markdown: str) -> bool:
+    """Whether the prose opens with its own first-level heading."""
+    for token in tokens(markdown):
+        if token.level != 0 or token.type == "blockquote_open":
+            continue  # a notice quoted above the title does not count
+        if token.type == "heading_open":
+            return token.tag == "h1"
+        if token.type in ("paragraph_open", "bullet_list_open", "ordered_list_open"):
+            return False
+    return False
+
+
+def escape_text(text: str) -> str:
+    """Text that Markdown shows as it is, on one line."""
+    flat = " ".join(text.split())
+    return "".join(f"\\{char}" if char in _MARKDOWN_SPECIAL else char for char in flat)
