@@ -64,14 +64,15 @@ def _claims_table(document: ExportDocument) -> str:
     if not document.claims:
         return ""
     rows = "\n".join(
-        f'<tr><td class="{escape(claim.status)}">{escape(claim.status)}</td>'
-        f"<td>{claim.score:.2f}</td><td>{escape(claim.action)}</td>"
-        f"<td>{escape(claim.text)}</td><td>{escape(claim.reason)}</td></tr>"
+        f'<tr><td class="{escape(claim.status)}" align="left">{escape(claim.status)}</td>'
+        f'<td align="left">{claim.score:.2f}</td><td align="left">{escape(claim.action)}</td>'
+        f'<td align="left">{escape(claim.text)}</td>'
+        f'<td align="left">{escape(claim.reason)}</td></tr>'
         for claim in document.claims
     )
     return (
-        '<table><thead><tr><th width="15%">Verdict</th><th width="9%">Score</th>'
-        '<th width="11%">Action</th><th width="45%">Claim</th><th width="20%">Reason</th>'
+        '<table><thead><tr><th width="19%">Verdict</th><th width="9%">Score</th>'
+        '<th width="12%">Action</th><th width="40%">Claim</th><th width="20%">Reason</th>'
         f"</tr></thead>\n<tbody>\n{rows}\n</tbody></table>"
     )
 

@@ -53,8 +53,8 @@ def latin1(text: str) -> str:
     return "".join(out)
 
 
-def _tag_styles() -> dict[str, Any]:
-    from fpdf.fonts import TextStyle
+def _tag_styles(mono: str) -> dict[str, Any]:
+    from fpdf.fonts import FontFace, TextStyle
 
     ink, grey = (25, 25, 25), (90, 90, 90)
     return {
@@ -64,6 +64,8 @@ def _tag_styles() -> dict[str, Any]:
         "h4": TextStyle(color=ink, font_size_pt=11.5, t_margin=3, b_margin=0.4),
         "blockquote": TextStyle(color=grey, t_margin=2, b_margin=2, l_margin=6),
         "p": TextStyle(t_margin=0, b_margin=1),
+        "pre": TextStyle(font_family=mono, t_margin=2, b_margin=2),
+        "code": FontFace(family=mono),
     }
 
 
@@ -92,8 +94,7 @@ def to_pdf(document: ExportDocument) -> bytes:
     pdf.write_html(
         html,
         font_family=family,
-        pre_code_font=mono,
-        tag_styles=_tag_styles(),
+        tag_styles=_tag_styles(mono),
         li_prefix_color=(90, 90, 90),
     )
     return bytes(pdf.output())
