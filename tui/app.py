@@ -300,7 +300,7 @@ class DeepResearchApp(App[int]):
             ),
             (
                 "Export report",
-                "Write the report to a Markdown file",
+                "Write the report as Markdown, HTML, PDF or Word",
                 partial(self.action_report, "export"),
             ),
             (

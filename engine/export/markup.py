@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 # Characters that start Markdown syntax inside a line of text.
 _MARKDOWN_SPECIAL = "\\`*_[]<>#|!~"
+_SENTENCE_ENDS = (".", "!", "?", ":", "…")
+_CLOSING = "\"')»”’*_"
 
 
 @cache
@@ -32,19 +34,34 @@ def tokens(markdown: str) -> list[Token]:
     return parser().parse(markdown)
 
 
-def separate_paragraphs(markdown: str) -> str:
-    """Each line of a top-level paragraph as a paragraph of its own.
+def ends_a_sentence(line: str) -> bool:
+    """Whether a line ends a sentence, its trailing citation markers aside."""
+    from engine.citations.markers import find_inline_markers
 
-    The report is written a paragraph (or a cited sentence) per line and the app shows it so;
+    text = line.rstrip()
+    for marker in reversed(find_inline_markers(text)):
+        if marker.end < len(text):
+            break
+        text = text[: marker.start].rstrip()
+    return text.rstrip(_CLOSING).endswith(_SENTENCE_ENDS)
+
+
+def separate_paragraphs(markdown: str) -> str:
+    """Each sentence-ending line of a top-level paragraph ends a paragraph of its own.
+
+    Writers put a paragraph, or a cited sentence, on each line, and the app shows them so;
     Markdown would join consecutive lines into one paragraph, so exports put a blank line
-    between them. Lists, quotes, tables and code keep their lines as they are.
+    after each line that ends a sentence. A line wrapped mid-sentence stays joined; lists,
+    quotes, tables and code keep their lines as they are.
     """
     lines = markdown.split("\n")
     breaks: set[int] = set()
     for token in tokens(markdown):
         if token.type == "paragraph_open" and token.level == 0 and token.map:
             start, end = token.map
-            breaks.update(range(start + 1, end))
+            breaks.update(
+                index + 1 for index in range(start, end - 1) if ends_a_sentence(lines[index])
+            )
     out: list[str] = []
     for index, line in enumerate(lines):
         if index in breaks and line.strip():

@@ -146,6 +146,7 @@ class FakeBackend:
         self.closed: list[str] = []
         self.deleted: list[str] = []
         self.reloads = 0
+        self.exported: list[tuple[str, Path]] = []
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[ScriptedDriver]:
@@ -185,6 +186,22 @@ class FakeBackend:
 
     def export_dir(self) -> Path:
         return self.exports
+
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        """The engine's own exporter: writing files is no network and quick for Markdown."""
+        from engine.export import export_report
+
+        self.exported.append((fmt, path))
+        return await asyncio.to_thread(
+            export_report,
+            report,
+            question=question,
+            session_id=session_id,
+            fmt=fmt,
+            path=path,
+        )
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         return DoctorSummary(self.doctor_text, True)

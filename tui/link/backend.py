@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from engine.events import Event
+    from engine.events import Event, ReportReady
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -60,6 +60,13 @@ class Backend(Protocol):
 
     def export_dir(self) -> Path:
         """Where exports go by default: EXPORT_DIR, else `exports` in the data directory."""
+        ...
+
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        """Write the report as `fmt` (md, html, pdf, docx) with its sources and audit; the
+        absolute path written. Raises OSError when it cannot be written."""
         ...
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...

@@ -17,7 +17,7 @@ from tui.link.backend import DoctorSummary, ModelProfileRow
 
 if TYPE_CHECKING:
     from engine.config import Settings
-    from engine.events import Event
+    from engine.events import Event, ReportReady
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -126,6 +126,22 @@ class EngineBackend:
         if configured is not None:
             return configured.expanduser()
         return self.settings.data_dir / "exports"
+
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        from engine.export import FORMATS, export_report
+
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown export format {fmt!r}")
+        return await asyncio.to_thread(
+            export_report,
+            report,
+            question=question,
+            session_id=session_id,
+            fmt=fmt,  # checked against FORMATS above
+            path=path,
+        )
 
     def model_profiles(self) -> list[ModelProfileRow]:
         from engine.config import ROLES
