@@ -199,7 +199,7 @@ class FakeBackend:
             report,
             question=question,
             session_id=session_id,
-            fmt=fmt,
+            fmt=fmt,  # type: ignore[arg-type]
             path=path,
         )
 
