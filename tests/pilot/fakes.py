@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.protocol import SessionInfo
 from engine.schemas import PlanDecision, ResearchPlan, ResearchTrack
-from tui.link.backend import DoctorSummary, ModelProfileRow
+from tui.link.backend import DoctorSummary, LocalModelOffer, ModelProfileRow
 
 QUESTION = "How does asyncio schedule coroutines?"
 SESSION_ID = "s-0001"
@@ -129,7 +129,10 @@ class FakeBackend:
         offline: bool = True,
         indexing: Callable[[Callable[[int, int], None]], None] = lambda progress: None,
         profiles: list[ModelProfileRow] | None = None,
+        local_offers: list[LocalModelOffer] | None = None,
     ) -> None:
+        self.local_offers = local_offers or []
+        self.offers_asked = 0
         self.profiles = profiles or []
         self.offline = offline
         self.indexing = indexing
@@ -214,6 +217,10 @@ class FakeBackend:
 
     def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
         self.indexing(progress)
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        self.offers_asked += 1
+        return list(self.local_offers)
 
     def env_file(self) -> Path:
         return self.env_path

@@ -40,6 +40,15 @@ class ModelProfileRow:
     detected_at: float | None = None
 
 
+@dataclass(frozen=True)
+class LocalModelOffer:
+    """A model server found on this machine, and the settings that would select it."""
+
+    description: str  # where it answers and what it lists, safe to show
+    model: str
+    settings: dict[str, str]
+
+
 class Backend(Protocol):
     """Sessions, saved reports, diagnostics and the `.env` file the setup form writes."""
 
@@ -87,6 +96,12 @@ class Backend(Protocol):
         index stopped early is left as it was. Does nothing when search is not local.
         Returns a warning to keep on screen (a folder with nothing to search), else None.
         """
+        ...
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        """With no model endpoint configured, the OpenAI-compatible servers that answer on
+        this machine's usual ports (GET /v1/models on 127.0.0.1 only; nothing else is sent).
+        Empty when an endpoint is configured or none answers."""
         ...
 
     def env_file(self) -> Path:

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.link.backend import DoctorSummary, ModelProfileRow
+from tui.link.backend import DoctorSummary, LocalModelOffer, ModelProfileRow
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -59,6 +59,21 @@ class EngineBackend:
 
     def reload_settings(self) -> None:
         self._settings = None
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        # In a thread: settings and the HTTP client load there, not on the app's loop.
+        return await asyncio.to_thread(self._local_model_offers)
+
+    def _local_model_offers(self) -> list[LocalModelOffer]:
+        from engine.doctor.discovery import discover_local_servers, wants_discovery
+
+        if not wants_discovery(self.settings):
+            return []
+        servers = asyncio.run(discover_local_servers())
+        return [
+            LocalModelOffer(server.describe(), server.models[0], server.settings())
+            for server in servers
+        ]
 
     def env_file(self) -> Path:
         from engine.config import loaded_env_file
