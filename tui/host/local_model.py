@@ -32,4 +32,7 @@ def take_offer(backend: Backend, offer: LocalModelOffer) -> Path:
 
 def taken_message(offer: LocalModelOffer, path: Path) -> str:
     chosen = ", ".join(f"{name}={value}" for name, value in offer.settings.items())
-    return f"Saved {chosen} to {path}. New sessions use {offer.model}."
+    return (
+        f"Saved {chosen} to {path}. New sessions use {offer.model}; "
+        "Settings (F3), then F5, checks what it can do."
+    )
