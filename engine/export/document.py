@@ -88,11 +88,11 @@ def is_web_link(location: str) -> bool:
 def report_body(markdown: str) -> str:
     """The report's prose: its sources section is replaced by the typed sources list."""
     from engine.citations.sections import parse_report
-    from engine.export.markup import separate_paragraphs
+    from engine.export.markup import separate_paragraphs, without_raw_html
 
     parsed = parse_report(markdown)
     kept = [text for index, text in parsed.body_blocks() if index not in parsed.section_blocks]
-    return separate_paragraphs("\n".join(kept).strip()) + "\n"
+    return separate_paragraphs(without_raw_html("\n".join(kept).strip())) + "\n"
 
 
 def _claim(claim: ClaimSupport) -> ClaimVerdict:

@@ -70,6 +70,32 @@ def separate_paragraphs(markdown: str) -> str:
     return "\n".join(out)
 
 
+def _raw_html_parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True})
+
+
+def without_raw_html(markdown: str) -> str:
+    """Raw HTML in the prose escaped, so a Markdown viewer shows it as text, as the exports
+    here do: a report may quote a page's markup, and no tag of it should act."""
+    lines = markdown.split("\n")
+    for token in _raw_html_parser().parse(markdown):
+        if not token.map:
+            continue
+        start, end = token.map
+        if token.type == "html_block":
+            for index in range(start, end):
+                lines[index] = lines[index].replace("<", "\\<")
+        elif token.type == "inline":
+            for child in token.children or []:
+                if child.type == "html_inline":
+                    escaped = child.content.replace("<", "\\<")
+                    for index in range(start, end):
+                        lines[index] = lines[index].replace(child.content, escaped)
+    return "\n".join(lines)
+
+
 def has_title(markdown: str) -> bool:
     """Whether the prose opens with its own first-level heading."""
     for token in tokens(markdown):

@@ -56,6 +56,10 @@ def test_markdown_is_paragraphs_and_one_list_item_per_source(document: ExportDoc
     assert "Sources" in headings and "Appendix: verification audit" in headings
     assert any("not\\_retrieved" in item or "not_retrieved" in item for item in items)
     assert any("**unsupported**" in item and "1802" in item for item in items)
+    # A viewer that renders raw HTML still shows the report's markup as text.
+    rendered = MarkdownIt("commonmark", {"html": True}).render(text)
+    assert "<script>" not in rendered and '<img src="https://tracker' not in rendered
+    assert "&lt;script&gt;" in rendered and 'href="javascript' not in rendered
 
 
 class _Links(HTMLParser):
@@ -177,3 +181,15 @@ def test_export_writes_the_file_into_a_folder_by_default_name(tmp_path: Path) ->
     assert written == (tmp_path / f"deepresearch-{SESSION}.md").resolve()
     assert "[1] Alpha guide to caches" in written.read_text(encoding="utf-8")
 
+
+
+def test_pdf_without_a_unicode_font_falls_back_to_latin1_text(
+    document: ExportDocument, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.export import pdf_file
+
+    monkeypatch.setattr(pdf_file, "font_dir", lambda: None)
+    text = " ".join(_pdf_text_by_pypdf(render(document, "pdf")).split())
+    # The em dash has no Latin-1 form: it is written as a hyphen, the rest as it was.
+    assert "[1] Alpha guide to caches - https://alpha.example.org/a" in text
+    assert "Appendix: verification audit" in text
