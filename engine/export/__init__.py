@@ -2,7 +2,7 @@
 
 Every format is built from the typed stored report (`ReportReady`: the prose, the verified
 citations, the claims and their verdicts). Each renderer imports its library when it runs,
-so nothing here weighs on start-up.
+so nothing here weighs on start-up (the command line's parser reads FORMATS).
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, get_args
 
-from engine.export.document import ExportDocument, build_document
-
 if TYPE_CHECKING:
     from engine.config import Settings
     from engine.events import ReportReady
+    from engine.export.document import ExportDocument
 
 ExportFormat = Literal["md", "html", "pdf", "docx"]
 FORMATS: tuple[ExportFormat, ...] = get_args(ExportFormat)
@@ -29,9 +28,7 @@ FORMAT_NAMES: dict[ExportFormat, str] = {
 __all__ = [
     "FORMATS",
     "FORMAT_NAMES",
-    "ExportDocument",
     "ExportFormat",
-    "build_document",
     "default_export_dir",
     "default_export_path",
     "export_report",
@@ -78,6 +75,8 @@ def export_report(
 ) -> Path:
     """Write the report to `path` in `fmt` (a folder gets the default file name); the
     absolute path written. Raises OSError when it cannot be written."""
+    from engine.export.document import build_document
+
     if path.is_dir():
         path = default_export_path(path, session_id, fmt)
     document = build_document(report, question=question, session_id=session_id)

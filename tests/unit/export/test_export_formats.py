@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.export import build_document, export_report, render
-from engine.export.document import ExportDocument
+from engine.export import export_report, render
+from engine.export.document import ExportDocument, build_document
 from tests.unit.export.sample_report import QUESTION, SESSION, sample_report
 
 LOCATIONS = ("https://alpha.example.org/a", "cpu-notes.md")
