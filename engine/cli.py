@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "run",
     "sessions",
     "audit",
+    "export",
     "index",
     "serve",
     "mcp",
@@ -39,6 +40,7 @@ DATA_DIR_ACCESS: dict[str | None, str] = {
     "index": "write",
     "sessions": "read",
     "audit": "read",
+    "export": "read",
 }
 
 

@@ -25,7 +25,7 @@ from tui.widgets.mode_toggle import ModeToggle
 from tui.widgets.plan_pane import PlanPane
 
 if TYPE_CHECKING:
-    from tui.link.backend import Backend
+    from tui.link.backend import Backend, LocalModelOffer
     from tui.screens.sessions import SessionChoice, SessionsScreen
 
 # A command palette entry: its title, what it does, and what runs it.
@@ -53,6 +53,7 @@ class DeepResearchApp(App[int]):
         # Priority: an input's own ctrl+x (cut) must not swallow the cancel key.
         Binding("ctrl+x", "cancel_run", "Cancel run", priority=True, id="app.cancel_run"),
         Binding("f10", "zoom", "Zoom", priority=True, id="app.zoom"),
+        Binding("f4", "use_local_model", "Use local model", id="app.use_local_model"),
     ]
 
     def __init__(
@@ -61,8 +62,13 @@ class DeepResearchApp(App[int]):
         *,
         clock: Callable[[], float] = time.monotonic,
         export_dir: Path | None = None,
+        discover_local_models: bool = False,
     ) -> None:
         super().__init__()
+        # Look for a model server on this machine's usual ports after the first frame (only
+        # with no endpoint configured; the backend decides). Off unless the entry point asks.
+        self.discover_local_models = discover_local_models
+        self.local_offer: LocalModelOffer | None = None
         if backend is None:
             from tui.link.engine_backend import EngineBackend
 
@@ -72,6 +78,39 @@ class DeepResearchApp(App[int]):
         # None: the backend's export folder (EXPORT_DIR, else `exports` in the data dir).
         self.export_dir = export_dir
         self.link = EngineLink(self, backend)
+
+    def on_mount(self) -> None:
+        if self.discover_local_models:
+            self.call_after_refresh(self._look_for_local_models)
+
+    @work(exclusive=True, group="local-models", name="local-models")
+    async def _look_for_local_models(self) -> None:
+        try:
+            offers = await self.backend.local_model_offers()
+        except Exception:  # a look that fails finds nothing; it must never stop the app
+            return
+        if offers:
+            from tui.host.local_model import offer_message
+
+            self.local_offer = offers[0]
+            self.refresh_bindings()
+            self.notify(offer_message(offers[0], len(offers) - 1), timeout=30, markup=False)
+
+    def action_use_local_model(self) -> None:
+        offer = self.local_offer
+        if offer is None:
+            return
+        from tui.host.local_model import take_offer, taken_message
+
+        try:
+            path = take_offer(self.backend, offer)
+        except OSError as error:
+            message = f"Could not write the settings file: {error.strerror}"
+            self.notify(message, severity="error", markup=False)
+            return
+        self.local_offer = None
+        self.refresh_bindings()
+        self.notify(taken_message(offer, path), markup=False)
 
     def get_default_screen(self) -> Screen[Any]:
         return ResearchScreen(self.link, clock=self.clock, export_dir=self.export_dir)
@@ -134,6 +173,8 @@ class DeepResearchApp(App[int]):
             return self.link.running
         if action == "zoom":
             return self.screen is screen  # not over a modal or another screen
+        if action == "use_local_model":
+            return self.local_offer is not None
         return True
 
     def action_zoom(self) -> None:
@@ -300,7 +341,7 @@ class DeepResearchApp(App[int]):
             ),
             (
                 "Export report",
-                "Write the report to a Markdown file",
+                "Write the report as Markdown, HTML, PDF or Word",
                 partial(self.action_report, "export"),
             ),
             (
@@ -318,5 +359,5 @@ class DeepResearchApp(App[int]):
 
 
 def run_app() -> int:
-    result = DeepResearchApp().run()
+    result = DeepResearchApp(discover_local_models=True).run()
     return result if isinstance(result, int) else 0

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.config import load_settings, loaded_env_file
 from engine.doctor import PROBE_TIMEOUT_SECONDS, collect_report
+from engine.doctor.discovery import USUAL_PORTS
 from engine.terminal_text import terminal_safe
 
 
@@ -19,7 +20,9 @@ def register(subparsers: Any) -> None:
         f"disables. Each configured endpoint is asked GET /models ({PROBE_TIMEOUT_SECONDS:g} s "
         "limit); each LLM endpoint then gets a few tiny requests (one tool call, one JSON "
         "reply per structured-output method, each within LLM_TIMEOUT_SECONDS) that find its "
-        "model profile, which is remembered under DATA_DIR for later runs. Exit code 0 when a "
+        "model profile, which is remembered under DATA_DIR for later runs. With no endpoint "
+        "configured, it lists the OpenAI-compatible servers that answer GET /v1/models on "
+        "127.0.0.1's usual ports (Ollama, llama.cpp, LM Studio, vLLM). Exit code 0 when a "
         "research session can run, 1 otherwise.",
     )
     parser.add_argument(
@@ -35,7 +38,9 @@ def _progress(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     env_file = loaded_env_file()
     settings = load_settings()
-    report = collect_report(settings, probe=not args.no_probe, progress=_progress)
+    report = collect_report(
+        settings, probe=not args.no_probe, progress=_progress, local_ports=USUAL_PORTS
+    )
     # Document and folder names come from the disk: nothing in them may drive the terminal.
     print(terminal_safe(report.render()))
     print(f"\nsettings file: {env_file if env_file else 'none found (environment only)'}")

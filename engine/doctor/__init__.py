@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine.config import Settings
 from engine.doctor.capabilities import probe_capabilities
 from engine.doctor.configuration import static_checks
+from engine.doctor.discovery import discover_local_servers, wants_discovery
 from engine.doctor.endpoints import check_reachable, exa_endpoint, llm_targets, models_endpoint
-from engine.doctor.report import DoctorReport, EndpointReport
+from engine.doctor.report import Check, DoctorReport, EndpointReport
 
 PROBE_TIMEOUT_SECONDS = 3.0
 
@@ -33,8 +35,12 @@ async def collect_report_async(
     *,
     probe: bool = True,
     progress: Callable[[str], None] | None = None,
+    local_ports: tuple[tuple[int, str], ...] | None = None,
 ) -> DoctorReport:
     """Static checks; with `probe`, every endpoint's reachability, then each LLM's capabilities.
+
+    With `local_ports` (see `engine.doctor.discovery.USUAL_PORTS`) and no endpoint configured,
+    it also lists the model servers that answer on those local ports.
 
     Reachability is checked concurrently (a few seconds at most). Capability probes run one
     endpoint at a time, since endpoints often share one small server, each request within
@@ -43,6 +49,21 @@ async def collect_report_async(
     checks, can_run = static_checks(settings)
     if not probe:
         return DoctorReport(checks=checks, can_run=can_run)
+    report = await _probed_report(settings, checks, can_run, progress)
+    if local_ports is None or not wants_discovery(settings):
+        return report
+    servers = await discover_local_servers(local_ports)
+    return replace(
+        report, local_servers=servers, local_ports=tuple(port for port, _ in local_ports)
+    )
+
+
+async def _probed_report(
+    settings: Settings,
+    checks: list[Check],
+    can_run: bool,
+    progress: Callable[[str], None] | None,
+) -> DoctorReport:
     from engine.models.compat.profile import endpoint_label
 
     targets = llm_targets(settings)
@@ -87,6 +108,9 @@ def collect_report(
     *,
     probe: bool = True,
     progress: Callable[[str], None] | None = None,
+    local_ports: tuple[tuple[int, str], ...] | None = None,
 ) -> DoctorReport:
     """Synchronous wrapper for the command line."""
-    return asyncio.run(collect_report_async(settings, probe=probe, progress=progress))
+    return asyncio.run(
+        collect_report_async(settings, probe=probe, progress=progress, local_ports=local_ports)
+    )

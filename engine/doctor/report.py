@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Literal
 from engine.config import Role
 
 if TYPE_CHECKING:
+    from engine.doctor.discovery import LocalServer
     from engine.models.compat.profile import ModelProfile
 
 Status = Literal["ok", "missing", "error", "info", "warn"]
@@ -103,6 +104,22 @@ class DoctorReport:
     checks: list[Check]
     can_run: bool
     endpoints: list[EndpointReport] = field(default_factory=list)
+    # None: not looked for (an endpoint is configured, or no probing); else what answered.
+    local_servers: list[LocalServer] | None = None
+    local_ports: tuple[int, ...] = ()
+
+    def render_local_servers(self) -> list[str]:
+        if self.local_servers is None:
+            return []
+        lines = ["", "Local model servers (asked GET /v1/models on 127.0.0.1; nothing else sent)"]
+        if not self.local_servers:
+            ports = ", ".join(str(port) for port in self.local_ports)
+            return [*lines, f"    none answered on ports {ports}"]
+        for server in self.local_servers:
+            lines.append(f"{_MARKS['info']} {server.describe()}")
+            chosen = " ".join(f"{name}={value}" for name, value in server.settings().items())
+            lines.append(f"      to use it: set {chosen} (in the app: F4)")
+        return lines
 
     def render(self) -> str:
         lines = ["deepresearch doctor", ""]
@@ -115,6 +132,7 @@ class DoctorReport:
         for endpoint in self.endpoints:
             lines.append("")
             lines.extend(endpoint.render())
+        lines.extend(self.render_local_servers())
         lines.append("")
         lines.append(
             "A research session can run."

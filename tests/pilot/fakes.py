@@ -34,7 +34,7 @@ from engine.events import (
 )
 from engine.protocol import SessionInfo
 from engine.schemas import PlanDecision, ResearchPlan, ResearchTrack
-from tui.link.backend import DoctorSummary, ModelProfileRow
+from tui.link.backend import DoctorSummary, LocalModelOffer, ModelProfileRow
 
 QUESTION = "How does asyncio schedule coroutines?"
 SESSION_ID = "s-0001"
@@ -129,7 +129,10 @@ class FakeBackend:
         offline: bool = True,
         indexing: Callable[[Callable[[int, int], None]], None] = lambda progress: None,
         profiles: list[ModelProfileRow] | None = None,
+        local_offers: list[LocalModelOffer] | None = None,
     ) -> None:
+        self.local_offers = local_offers or []
+        self.offers_asked = 0
         self.profiles = profiles or []
         self.offline = offline
         self.indexing = indexing
@@ -146,6 +149,7 @@ class FakeBackend:
         self.closed: list[str] = []
         self.deleted: list[str] = []
         self.reloads = 0
+        self.exported: list[tuple[str, Path]] = []
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[ScriptedDriver]:
@@ -186,6 +190,22 @@ class FakeBackend:
     def export_dir(self) -> Path:
         return self.exports
 
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        """The engine's own exporter: writing files is no network and quick for Markdown."""
+        from engine.export import export_report
+
+        self.exported.append((fmt, path))
+        return await asyncio.to_thread(
+            export_report,
+            report,
+            question=question,
+            session_id=session_id,
+            fmt=fmt,  # type: ignore[arg-type]
+            path=path,
+        )
+
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
         return DoctorSummary(self.doctor_text, True)
 
@@ -197,6 +217,10 @@ class FakeBackend:
 
     def prepare_documents(self, progress: Callable[[int, int], None]) -> None:
         self.indexing(progress)
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        self.offers_asked += 1
+        return list(self.local_offers)
 
     def env_file(self) -> Path:
         return self.env_path

@@ -29,7 +29,7 @@ from tests.pilot.fakes import (
     settle,
     unit,
 )
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, press_and_settle, wait_until
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.sessions import SessionsScreen
 from tui.screens.unit_detail import UnitDetailScreen
@@ -367,8 +367,10 @@ async def test_export_to_a_chosen_path_says_where(tmp_path: Path) -> None:
         assert field.value.endswith(f"deepresearch-{SESSION_ID}.md")
         field.value = str(tmp_path / "chosen" / "mine.md")
         await press_and_settle(pilot, "enter")
+        notice = app.screen.query_one("#notice")
+        assert await wait_until(pilot, lambda: "exported to" in plain(notice))
         assert (tmp_path / "chosen" / "mine.md").is_file()
-        assert str(tmp_path / "chosen" / "mine.md") in plain(app.screen.query_one("#notice"))
+        assert str(tmp_path / "chosen" / "mine.md") in plain(notice)
 
 
 # ---- 10: full text reachable without a modal -------------------------------------------

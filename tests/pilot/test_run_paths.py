@@ -24,7 +24,7 @@ from tests.pilot.fakes import (
     research_running,
     settle,
 )
-from tests.pilot.steps import ask, press_and_settle
+from tests.pilot.steps import ask, press_and_settle, wait_until
 from tui.screens.audit import AuditScreen
 from tui.screens.citation_detail import CitationDetailScreen
 from tui.screens.export import ExportScreen
@@ -231,7 +231,11 @@ async def test_audit_export_and_copy(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         exported = tmp_path / "exports" / f"deepresearch-{SESSION_ID}.md"
-        assert exported.read_text(encoding="utf-8") == REPORT_MARKDOWN
+        notice = app.screen.query_one(RunNotice)
+        assert await wait_until(pilot, lambda: str(exported) in plain(notice))
+        written = exported.read_text(encoding="utf-8")
+        assert written.startswith("# How asyncio schedules coroutines\n")
+        assert "## Sources" in written and "## Appendix: verification audit" in written
         assert str(exported) in plain(app.screen.query_one(RunNotice))
         await pilot.press("c")
         await pilot.pause()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from engine.events import Event
+    from engine.events import Event, ReportReady
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -40,6 +40,15 @@ class ModelProfileRow:
     detected_at: float | None = None
 
 
+@dataclass(frozen=True)
+class LocalModelOffer:
+    """A model server found on this machine, and the settings that would select it."""
+
+    description: str  # where it answers and what it lists, safe to show
+    model: str
+    settings: dict[str, str]
+
+
 class Backend(Protocol):
     """Sessions, saved reports, diagnostics and the `.env` file the setup form writes."""
 
@@ -62,6 +71,13 @@ class Backend(Protocol):
         """Where exports go by default: EXPORT_DIR, else `exports` in the data directory."""
         ...
 
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        """Write the report as `fmt` (md, html, pdf, docx) with its sources and audit; the
+        absolute path written. Raises OSError when it cannot be written."""
+        ...
+
     async def doctor(self, *, probe: bool = False) -> DoctorSummary: ...
 
     def model_profiles(self) -> list[ModelProfileRow]:
@@ -80,6 +96,12 @@ class Backend(Protocol):
         index stopped early is left as it was. Does nothing when search is not local.
         Returns a warning to keep on screen (a folder with nothing to search), else None.
         """
+        ...
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        """With no model endpoint configured, the OpenAI-compatible servers that answer on
+        this machine's usual ports (GET /v1/models on 127.0.0.1 only; nothing else is sent).
+        Empty when an endpoint is configured or none answers."""
         ...
 
     def env_file(self) -> Path:

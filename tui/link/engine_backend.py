@@ -13,11 +13,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.link.backend import DoctorSummary, ModelProfileRow
+from tui.link.backend import DoctorSummary, LocalModelOffer, ModelProfileRow
 
 if TYPE_CHECKING:
     from engine.config import Settings
-    from engine.events import Event
+    from engine.events import Event, ReportReady
     from engine.protocol import SessionDriver, SessionInfo
 
 
@@ -59,6 +59,21 @@ class EngineBackend:
 
     def reload_settings(self) -> None:
         self._settings = None
+
+    async def local_model_offers(self) -> list[LocalModelOffer]:
+        # In a thread: settings and the HTTP client load there, not on the app's loop.
+        return await asyncio.to_thread(self._local_model_offers)
+
+    def _local_model_offers(self) -> list[LocalModelOffer]:
+        from engine.doctor.discovery import discover_local_servers, wants_discovery
+
+        if not wants_discovery(self.settings):
+            return []
+        servers = asyncio.run(discover_local_servers())
+        return [
+            LocalModelOffer(server.describe(), server.models[0], server.settings())
+            for server in servers
+        ]
 
     def env_file(self) -> Path:
         from engine.config import loaded_env_file
@@ -126,6 +141,22 @@ class EngineBackend:
         if configured is not None:
             return configured.expanduser()
         return self.settings.data_dir / "exports"
+
+    async def export_report(
+        self, report: ReportReady, *, question: str, session_id: str, fmt: str, path: Path
+    ) -> Path:
+        from engine.export import FORMATS, export_report
+
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown export format {fmt!r}")
+        return await asyncio.to_thread(
+            export_report,
+            report,
+            question=question,
+            session_id=session_id,
+            fmt=fmt,  # checked against FORMATS above
+            path=path,
+        )
 
     def model_profiles(self) -> list[ModelProfileRow]:
         from engine.config import ROLES

@@ -4,6 +4,7 @@ audit, and the report exported or copied. Each window loads the first time it op
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.screens.research.base import ResearchScreenBase
 from tui.screens.research.updates import unit_detail_screen
@@ -11,6 +12,9 @@ from tui.widgets.ledger_pane import LedgerPane
 from tui.widgets.report_pane import ReportPane
 from tui.widgets.run_notice import RunNotice
 from tui.widgets.units_table import UnitsTable
+
+if TYPE_CHECKING:
+    from tui.screens.export import ExportChoice
 
 
 class ReaderDetails(ResearchScreenBase):
@@ -75,15 +79,28 @@ class ReaderDetails(ResearchScreenBase):
 
         self.app.push_screen(ExportScreen(self.default_export_path()), self._export_to)
 
-    def _export_to(self, path: Path | None) -> None:
-        report = self.view.report
-        if path is None or report is None:
-            return
-        from tui.screens.export import write_export
+    def _export_to(self, choice: ExportChoice | None) -> None:
+        if choice is not None and self.view.report is not None:
+            self.run_worker(self._write_export(choice), name="export", group="export")
 
-        written = write_export(path, report.report)
-        if isinstance(written, str):
-            self.notify(f"Export failed: {written}", severity="error", markup=False)
+    async def _write_export(self, choice: ExportChoice) -> None:
+        """Write in the engine's exporter (PDF and Word take a moment), then say where."""
+        report = self.view.report
+        if report is None:
+            return
+        self.query_one(RunNotice).show_info(f"Writing {choice.path.name}…")
+        try:
+            written = await self.link.backend.export_report(
+                report,
+                question=self.view.question,
+                session_id=self.view.session_id or "",
+                fmt=choice.fmt,
+                path=choice.path,
+            )
+        except OSError as error:
+            reason = f"{error.strerror or 'cannot write'}: {choice.path}"
+            self.query_one(RunNotice).show_info(f"Export failed: {reason}")
+            self.notify(f"Export failed: {reason}", severity="error", markup=False)
             return
         self.query_one(RunNotice).show_info(f"Report exported to {written}")
         self.notify(f"Exported to {written}", markup=False)
