@@ -23,6 +23,7 @@ from typing import Any, Literal
 from engine import run_lock
 from engine.budget import Caps, Meter, Spend, metering
 from engine.checkpoints import checkpointer
+from engine.citations.evidence_keys import record_key
 from engine.config import ResearchMode, Settings
 from engine.events import (
     ClarificationRequested,
@@ -44,7 +45,7 @@ from engine.pauses import pause_events, pause_status, resumed_phase
 from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.schemas import PlanDecision
 from engine.sessions import record_session
-from engine.sessions_log import logged, run_end_logged, stored_spend
+from engine.sessions_log import logged, logged_evidence_keys, run_end_logged, stored_spend
 from engine.sessions_state import evidence_of, is_finished, report_saved_here
 from engine.tracing import session_tracer
 from engine.unit_tracker import UnitTracker
@@ -181,7 +182,7 @@ class ResearchSession:
         yield self._started(resumed=True)
         # A process killed after a checkpoint may not have stored the evidence it holds: the
         # log keeps each piece once, so only what it lacks is added.
-        for evidence in evidence_of(snapshot):
+        for evidence in await self._untold_evidence(snapshot):
             yield evidence
         if snapshot.interrupts:
             for event in await self._announce_pause(snapshot.interrupts):
@@ -454,7 +455,13 @@ class ResearchSession:
         snapshot = await self.graph.aget_state(self.config, subgraphs=True)
         if snapshot.interrupts:
             return await self._announce_pause(snapshot.interrupts)
-        return [*evidence_of(snapshot), *await self._finish(snapshot.values or {})]
+        return [*await self._untold_evidence(snapshot), *await self._finish(snapshot.values or {})]
+
+    async def _untold_evidence(self, snapshot: Any) -> list[Event]:
+        """The evidence the state holds that the session's log has never stored (a follow-up
+        on the same topic carries the earlier run's ledger, already told)."""
+        told = await asyncio.to_thread(logged_evidence_keys, self.settings, self.session_id)
+        return [event for event in evidence_of(snapshot) if record_key(event.record) not in told]
 
     async def _stop_producer(self) -> None:
         if self._producer is not None and not self._producer.done():

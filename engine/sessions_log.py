@@ -141,6 +141,12 @@ class _RunFacts:
         return False
 
 
+def logged_evidence_keys(settings: Settings, session_id: str) -> set[str]:
+    """The key of every piece of evidence the session's log holds, whichever run told it."""
+    events = load_events(settings, session_id) or []
+    return {record_key(event.record) for event in events if isinstance(event, EvidenceAdded)}
+
+
 def run_end_logged(settings: Settings, session_id: str) -> bool:
     """Whether the log says how the session's current run ended (True without a log: a
     session from before event logs, or one no door ever told of)."""

@@ -123,7 +123,7 @@ def problems_after_resume(settings: Any) -> list[str]:
     if any(count > 1 for count in logged.values()):
         found.append("a piece of evidence announced twice")
     ledger = {record_key(item) for item in values.get("evidence_ledger") or []}
-    missing = ledger - set(logged)
+    missing = ledger - {record_key(e.record) for e in events if isinstance(e, EvidenceAdded)}
     if missing:
         found.append(f"{len(missing)} of {len(ledger)} ledger records not in the event log")
     reports = [e for e in this_run if isinstance(e, ReportReady)]
