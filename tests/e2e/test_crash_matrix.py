@@ -45,9 +45,9 @@ KILL_POINTS = [
     "event:report_ready",
     "checkpoint:verified_report",  # the final checkpoint, before the run's end is told
 ]
-# What the default suite runs: research saved only in pending writes, inside the writer, and
-# (across workers) inside the verifier, its report file written on the killed worker only.
-SQLITE_DEFAULT = {"writes:evidence_ledger", "before:engine.nodes.report.checked_against_ledger"}
+# What the default suite runs (each point costs two processes): research saved only in
+# pending writes, and (across workers) inside the verifier, its report file on the killed one.
+SQLITE_DEFAULT = {"writes:evidence_ledger"}
 POSTGRES_DEFAULT = {"after:engine.nodes.verify.save_report"}
 
 
