@@ -86,6 +86,11 @@ def _final_state(settings: Any) -> Any:
     return asyncio.run(read())
 
 
+# The events that state facts of the session, which the log holds once. Progress of work a
+# kill undid (a node re-run from its last saved step) is told again as it happens again.
+_FACTS = ("evidence_added", "report_ready", "run_finished", "run_failed")
+
+
 def problems_after_resume(settings: Any) -> list[str]:
     """What is wrong with the session once resumed: nothing, when it is whole."""
     found: list[str] = []
@@ -109,7 +114,7 @@ def problems_after_resume(settings: Any) -> list[str]:
     repeated = [
         line
         for line, count in collections.Counter(without_time).items()
-        if count > 1 and json.loads(line)["type"] not in ("session_started", "phase_changed")
+        if count > 1 and json.loads(line)["type"] in _FACTS
     ]
     if repeated:
         found.append(f"events stored twice: {[json.loads(r)['type'] for r in repeated]}")
