@@ -24,7 +24,9 @@ from engine.config import Settings, SettingsError
 from engine.sessions import SCHEMA
 
 # The index table is the SQLite index's, word for word; the events table is PostgreSQL's own.
-_SCHEMA = SCHEMA.rstrip() + """;
+_SCHEMA = (
+    SCHEMA.rstrip()
+    + """;
 CREATE TABLE IF NOT EXISTS deepresearch_events (
     session_id TEXT NOT NULL,
     number BIGINT NOT NULL,
@@ -32,10 +34,10 @@ CREATE TABLE IF NOT EXISTS deepresearch_events (
     PRIMARY KEY (session_id, number)
 )
 """
+)
 CONNECT_SECONDS = 10
 SCHEMA_LOCK = 0x6465657072657365  # an advisory-lock key of its own ("deeprese")
 _ready: set[str] = set()  # URLs whose table exists (created once per process)
-_running: dict[tuple[str, str], Any] = {}  # (URL, session) → the connection holding its lock
 _guard = threading.RLock()
 
 
@@ -48,12 +50,14 @@ def _url(settings: Settings) -> str:
     return settings.checkpoint_url.get_secret_value()
 
 
-def _connect(settings: Settings) -> Any:
+def _connect(settings: Settings, **options: Any) -> Any:
     import psycopg
 
     url = _url(settings)
     try:
-        connection = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS)
+        connection = psycopg.connect(
+            url, autocommit=True, connect_timeout=CONNECT_SECONDS, **options
+        )
     except psycopg.Error as exc:
         raise IndexStoreError(
             f"CHECKPOINT_URL: PostgreSQL does not answer for the session index "
@@ -142,11 +146,17 @@ class EventWriter:
         self.number = int(row[0]) if row else 0
 
     def append(self, line: str) -> None:
-        self.number += 1
-        self.db.execute(
-            "INSERT INTO deepresearch_events VALUES (%s, %s, %s)",
-            (self.session_id, self.number, line),
-        )
+        self.append_many([line])
+
+    def append_many(self, lines: list[str]) -> None:
+        """Store `lines` in one transaction: all of them, numbered in order, or none."""
+        if not lines:
+            return
+        first = self.number + 1
+        rows = [(self.session_id, first + offset, line) for offset, line in enumerate(lines)]
+        with self.db.transaction(), self.db.cursor() as cursor:
+            cursor.executemany("INSERT INTO deepresearch_events VALUES (%s, %s, %s)", rows)
+        self.number += len(lines)
 
     def close(self) -> None:
         self.db.close()
@@ -165,28 +175,52 @@ def event_lines(settings: Settings, session_id: str, after: int = 0) -> list[tup
         ]
 
 
-def hold_running(settings: Settings, session_id: str) -> None:
-    """Mark the session as run by this process, for every worker to see, until released."""
-    key = (_url(settings), session_id)
-    with _guard:
-        if key in _running:
-            return
-        connection = _connect(settings)
-        taken = connection.execute(
-            "SELECT pg_try_advisory_lock(%s)", (lock_key(session_id),)
-        ).fetchone()
-        if not (taken and taken[0]):
-            connection.close()  # another live worker runs it and holds the lock
-            return
-        _running[key] = connection
+def take_running(settings: Settings, session_id: str, holder: str) -> Any:
+    """A connection holding the session's run lock, for every worker to see, until closed.
 
+    Raises `SessionHeld` naming the live worker that holds it. The connection is named after
+    its process (`application_name`), which is how another worker learns who holds it.
+    """
+    from engine.run_lock import SessionHeld
 
-def release_running(settings: Settings, session_id: str) -> None:
-    with _guard:
-        connection = _running.pop((_url(settings), session_id), None)
-    if connection is not None:
-        # Closing the connection releases its advisory locks.
+    connection = _connect(settings, application_name=_application_name(holder))
+    key = lock_key(session_id)
+    taken = connection.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+    if taken and taken[0]:
+        return connection
+    try:
+        found = connection.execute(_HOLDER, (*_lock_parts(key),)).fetchone()
+    finally:
         connection.close()
+    raise SessionHeld(session_id, _holder_of(found[0] if found else None))
+
+
+# Who holds a session-level advisory lock: PostgreSQL splits its 64-bit key in two halves.
+_HOLDER = (
+    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+    " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+    " AND l.classid::bigint = %s AND l.objid::bigint = %s LIMIT 1"
+)
+_NAME_PREFIX = "deepresearch: "
+_NAME_LENGTH = 63  # PostgreSQL keeps this many bytes of an application name
+
+
+def _lock_parts(key: int) -> tuple[int, int]:
+    unsigned = key & 0xFFFFFFFFFFFFFFFF
+    return unsigned >> 32, unsigned & 0xFFFFFFFF
+
+
+def _application_name(holder: str) -> str:
+    name = _NAME_PREFIX + holder
+    return name.encode("utf-8")[:_NAME_LENGTH].decode("utf-8", "ignore")
+
+
+def _holder_of(name: str | None) -> str | None:
+    if not name or not name.startswith(_NAME_PREFIX):
+        return None
+    from engine.terminal_text import one_line
+
+    return one_line(name.removeprefix(_NAME_PREFIX)) or None
 
 
 def running_anywhere(settings: Settings, session_id: str) -> bool:

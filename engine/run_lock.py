@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
 from engine.protocol import is_session_id
+from engine.terminal_text import one_line
 
 try:
     import fcntl
@@ -33,8 +38,55 @@ except ImportError:  # Windows: no flock, so a dead run cannot be told from a li
     fcntl = None  # type: ignore[assignment]
 
 LOCKS_DIR = "running"
-_held: dict[str, int] = {}  # lock path → open descriptor, for the runs of this process
 _guard = threading.Lock()
+
+
+class SessionHeld(Exception):
+    """Another live run has the session: one run of a session at a time, whichever door."""
+
+    def __init__(self, session_id: str, holder: str | None) -> None:
+        self.session_id = session_id
+        self.holder = holder
+        by = holder or "another process"
+        super().__init__(
+            f"session {session_id} is already running ({by}); wait for that run to end or "
+            "stop it (ctrl+x in the app, ctrl+c for deepresearch run) before running it here"
+        )
+
+
+# Which door this process is, in the words a refusal names it by; a door may set it.
+door: str | None = None
+
+
+def holder_label() -> str:
+    """This process as a refusal names it: pid, host and the command it runs."""
+    return f"process {os.getpid()} on {socket.gethostname()}, {door or _command()}"
+
+
+def _command() -> str:
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
+    # A subcommand names the door; anything else on the line (a question) stays out of it.
+    words = [program, *(arg for arg in sys.argv[1:2] if arg.isidentifier())]
+    return " ".join(words)
+
+
+@dataclass
+class _Hold:
+    """This process's hold on one session's run lock.
+
+    Claimed by one run (`claim`, counted: a driver chaining legs claims around the legs'
+    own claims) and/or recorded by the index writing `running` (`hold`); the lock goes when
+    neither still has it.
+    """
+
+    descriptor: int
+    shared: Any = None  # the PostgreSQL connection holding the session's advisory lock
+    owner: object | None = None
+    claims: int = 0
+    recorded: bool = False
+
+
+_held: dict[str, _Hold] = {}  # lock path → this process's hold
 
 
 def lock_path(settings: Settings, session_id: str) -> Path | None:
@@ -44,36 +96,125 @@ def lock_path(settings: Settings, session_id: str) -> Path | None:
     return settings.data_dir / LOCKS_DIR / f"{session_id}.lock"
 
 
-def hold(settings: Settings, session_id: str) -> None:
-    """Mark `session_id` as run by this process until `release` (or the process's death)."""
+def claim(settings: Settings, session_id: str, owner: object) -> None:
+    """Make `owner` the one run of `session_id`, until as many `unclaim`s (or death).
+
+    Raises `SessionHeld`, naming the holder, when another live process runs it (on this
+    machine, or with CHECKPOINT_URL on any), or another run of this process does.
+    """
     if fcntl is None:
         return
     path = lock_path(settings, session_id)
     if path is None:
         return
     with _guard:
-        if str(path) in _held:
+        hold = _held.get(str(path))
+        if hold is not None:
+            if hold.claims and hold.owner is not owner:
+                raise SessionHeld(session_id, f"{holder_label()}, another run of it")
+            hold.owner, hold.claims = owner, hold.claims + 1
             return
-        private_file(private_dir(path.parent) / path.name)
-        descriptor = os.open(path, os.O_RDWR)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(descriptor)  # another live process runs it: that one holds the lock
-            return
-        _held[str(path)] = descriptor
+        hold = _take(settings, session_id, path, quiet=False)
+        assert hold is not None
+        hold.owner, hold.claims = owner, 1
+        _held[str(path)] = hold
 
 
-def release(settings: Settings, session_id: str) -> None:
-    """This process no longer runs `session_id`."""
+def unclaim(settings: Settings, session_id: str, owner: object) -> None:
+    """`owner` ends one claim on `session_id`; the lock goes with the last one."""
     path = lock_path(settings, session_id)
     if path is None:
         return
     with _guard:
-        descriptor = _held.pop(str(path), None)
-    if descriptor is not None:
+        hold = _held.get(str(path))
+        if hold is None or hold.owner is not owner or not hold.claims:
+            return
+        hold.claims -= 1
+        if hold.claims:
+            return
+        hold.owner = None
+        if not hold.recorded:
+            _drop(path, _held.pop(str(path)))
+
+
+def hold(settings: Settings, session_id: str) -> None:
+    """Mark `session_id` as run by this process until `release` (or the process's death).
+
+    The index calls it when it records `running`; a run has claimed the session before, so
+    this adds nothing then. Without a claim (a tool writing the index), a lock another live
+    process holds is left to it.
+    """
+    if fcntl is None:
+        return
+    path = lock_path(settings, session_id)
+    if path is None:
+        return
+    with _guard:
+        hold = _held.get(str(path))
+        if hold is None:
+            hold = _take(settings, session_id, path, quiet=True)
+            if hold is None:
+                return
+            _held[str(path)] = hold
+        hold.recorded = True
+
+
+def release(settings: Settings, session_id: str) -> None:
+    """The index no longer says this process runs `session_id` (a claim may still hold it)."""
+    path = lock_path(settings, session_id)
+    if path is None:
+        return
+    with _guard:
+        hold = _held.get(str(path))
+        if hold is None:
+            return
+        hold.recorded = False
+        if not hold.claims:
+            _drop(path, _held.pop(str(path)))
+
+
+def _take(settings: Settings, session_id: str, path: Path, *, quiet: bool) -> _Hold | None:
+    """Lock `path` (and with CHECKPOINT_URL the session's advisory lock) for this process."""
+    assert fcntl is not None
+    descriptor = _lock(path, fcntl.LOCK_EX)
+    if descriptor is None:
+        if quiet:
+            return None
+        raise SessionHeld(session_id, _read_holder(path))
+    _write_holder(descriptor)
+    shared = None
+    if settings.checkpoint_url is not None:
+        from engine import postgres_sessions
+
+        try:
+            shared = postgres_sessions.take_running(settings, session_id, holder_label())
+        except SessionHeld:
+            _drop(path, _Hold(descriptor))
+            if quiet:
+                return None
+            raise
+    return _Hold(descriptor, shared)
+
+
+def _drop(path: Path, hold: _Hold) -> None:
+    if hold.shared is not None:
+        hold.shared.close()  # closing the connection releases its advisory lock
+    if _names(path, hold.descriptor):
         path.unlink(missing_ok=True)
-        os.close(descriptor)
+    os.close(hold.descriptor)
+
+
+def _write_holder(descriptor: int) -> None:
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, holder_label().encode("utf-8", "replace"), 0)
+
+
+def _read_holder(path: Path) -> str | None:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    return one_line(text)[:200] or None
 
 
 def is_alive(settings: Settings, session_id: str) -> bool:

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from engine import run_lock
 from engine.budget import Caps, Meter, Spend, metering
 from engine.checkpoints import checkpointer
+from engine.citations.evidence_keys import record_key
 from engine.config import ResearchMode, Settings
 from engine.events import (
     ClarificationRequested,
@@ -43,7 +45,8 @@ from engine.pauses import pause_events, pause_status, resumed_phase
 from engine.protocol import PROCEED_ON_LIKELY_READING
 from engine.schemas import PlanDecision
 from engine.sessions import record_session
-from engine.sessions_log import logged, stored_spend
+from engine.sessions_log import logged, logged_evidence_keys, run_end_logged, stored_spend
+from engine.sessions_state import evidence_of, is_finished, report_saved_here
 from engine.tracing import session_tracer
 from engine.unit_tracker import UnitTracker
 from engine.usage_tracker import UsageTracker
@@ -105,20 +108,51 @@ class ResearchSession:
     # ---- the SessionDriver API -----------------------------------------------------
 
     def start(self, question: str, *, mode: ResearchMode = "auto") -> AsyncIterator[Event]:
-        return self._logged(self._start(question, mode))
+        return self._leg(self._start(question, mode))
 
     def answer_clarification(self, answer: str) -> AsyncIterator[Event]:
-        return self._logged(self._resume_with(answer))
+        return self._leg(self._resume_with(answer))
 
     def review_plan(self, decision: PlanDecision) -> AsyncIterator[Event]:
-        return self._logged(self._resume_with(decision.model_dump(mode="json")))
+        return self._leg(self._resume_with(decision.model_dump(mode="json")))
 
     def resume(self) -> AsyncIterator[Event]:
-        return self._logged(self._resume())
+        return self._leg(self._resume())
 
-    def _logged(self, stream: AsyncIterator[Event]) -> AsyncIterator[Event]:
-        # Every door's events are stored, so any session reopens whole from typed data.
-        return logged(self.settings, self.session_id, stream)
+    async def claim(self) -> None:
+        """Make this driver the session's one live run until `release` (claims count).
+
+        Raises `run_lock.SessionHeld`, naming the holder, when another run has it: another
+        process on this machine, another worker sharing CHECKPOINT_URL, or another driver here.
+        """
+        await asyncio.to_thread(run_lock.claim, self.settings, self.session_id, self)
+
+    def release(self) -> None:
+        run_lock.unclaim(self.settings, self.session_id, self)
+
+    def _leg(self, stream: AsyncIterator[Event]) -> AsyncIterator[Event]:
+        # Every door's events are stored, so any session reopens whole from typed data; a
+        # refused leg stores nothing: the log belongs to the run that holds the session.
+        return self._claimed(logged(self.settings, self.session_id, stream))
+
+    async def _claimed(self, stream: AsyncIterator[Event]) -> AsyncGenerator[Event, None]:
+        try:
+            await self.claim()
+        except run_lock.SessionHeld as held:
+            yield RunFailed(
+                error=str(held),
+                phase="",
+                resumable=False,
+                session_id=self.session_id,
+                at=time.time(),
+            )
+            return
+        try:
+            async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
+                async for event in events:
+                    yield event
+        finally:
+            self.release()
 
     async def _start(self, question: str, mode: ResearchMode) -> AsyncGenerator[Event, None]:
         from langchain_core.messages import HumanMessage
@@ -132,7 +166,7 @@ class ResearchSession:
                 yield event
 
     async def _resume(self) -> AsyncIterator[Event]:
-        snapshot = await self.graph.aget_state(self.config)
+        snapshot = await self.graph.aget_state(self.config, subgraphs=True)
         if snapshot.created_at is None:
             # Nothing was ever checkpointed under this id: say so rather than "finish" it.
             yield RunFailed(
@@ -146,28 +180,45 @@ class ResearchSession:
         self._question = values.get("question", "")
         self._mode = values.get("mode") or self._mode
         yield self._started(resumed=True)
+        # A process killed after a checkpoint may not have stored the evidence it holds: the
+        # log keeps each piece once, so only what it lacks is added.
+        for evidence in await self._untold_evidence(snapshot):
+            yield evidence
         if snapshot.interrupts:
             for event in await self._announce_pause(snapshot.interrupts):
                 yield event
             return
-        if not snapshot.next and values.get("status") == "partial":
-            async with contextlib.aclosing(self._continue_partial(values)) as stream:
+        if is_finished(snapshot):
+            async with contextlib.aclosing(self._resume_finished(values)) as stream:
                 async for event in stream:
                     yield event
             return
-        if not snapshot.next:
-            for event in await self._finished_again(values):
-                yield event
-            return
-        for event in resumed_phase(snapshot.next):
+        # Tasks that finished before the kill have only their writes saved: the run goes on
+        # after them, in the phase of the first one.
+        for event in resumed_phase(snapshot.next or [task.name for task in snapshot.tasks]):
             yield event
         async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
             async for event in stream:
                 yield event
 
+    async def _resume_finished(self, values: dict[str, Any]) -> AsyncGenerator[Event, None]:
+        """A session resumed at its end: a partial one researches further, if it may."""
+        if values.get("status") == "partial":
+            async with contextlib.aclosing(self._continue_partial(values)) as stream:
+                async for event in stream:
+                    yield event
+            return
+        for event in await self._finished_again(values):
+            yield event
+
     async def _finished_again(self, values: dict[str, Any]) -> list[Event]:
-        """A finished session resumed: its report again, and how it finished."""
+        """A finished session resumed: its report again, and how it finished.
+
+        The report is rebuilt from the checkpoint, which holds it typed, and saved here if
+        this machine lacks its file (another worker wrote it, then died).
+        """
         events: list[Event] = []
+        values = await asyncio.to_thread(report_saved_here, self.settings, values)
         if values.get("verified_report"):
             self.last_report = report_ready_event(values)
             events.append(self.last_report)
@@ -224,7 +275,12 @@ class ResearchSession:
             return "new"
         if snapshot.interrupts:
             return "paused"
-        return "unfinished" if snapshot.next else "finished"
+        if not is_finished(snapshot):
+            return "unfinished"
+        # Finished in its checkpoint, but by a process killed before it said so: resuming
+        # says it (the report, how the run ended), and only then is it finished.
+        told = await asyncio.to_thread(run_end_logged, self.settings, self.session_id)
+        return "finished" if told else "unfinished"
 
     @property
     def cancel_requested(self) -> bool:
@@ -394,11 +450,18 @@ class ResearchSession:
             return
 
     async def _after_leg(self) -> list[Event]:
-        """A leg that ended: the pause it stopped at, or how the run finished."""
-        snapshot = await self.graph.aget_state(self.config)
+        """A leg that ended: the pause it stopped at, or how the run finished (with any
+        evidence of the final state the log still lacks)."""
+        snapshot = await self.graph.aget_state(self.config, subgraphs=True)
         if snapshot.interrupts:
             return await self._announce_pause(snapshot.interrupts)
-        return await self._finish(snapshot.values or {})
+        return [*await self._untold_evidence(snapshot), *await self._finish(snapshot.values or {})]
+
+    async def _untold_evidence(self, snapshot: Any) -> list[Event]:
+        """The evidence the state holds that the session's log has never stored (a follow-up
+        on the same topic carries the earlier run's ledger, already told)."""
+        told = await asyncio.to_thread(logged_evidence_keys, self.settings, self.session_id)
+        return [event for event in evidence_of(snapshot) if record_key(event.record) not in told]
 
     async def _stop_producer(self) -> None:
         if self._producer is not None and not self._producer.done():
@@ -437,7 +500,31 @@ async def drive(
     on_event: Callable[[Event], Awaitable[None]],
 ) -> None:
     """Read `stream` to its end; with `auto_approve`, go on past each pause as `run --yes`
-    does: the plan approved as proposed, a clarifying question answered by proceeding."""
+    does: the plan approved as proposed, a clarifying question answered by proceeding.
+
+    The session stays claimed from the first leg to the last, so no other run takes it
+    between two legs (each leg refuses, with a `RunFailed`, a session another run holds).
+    """
+    try:
+        await session.claim()
+    except run_lock.SessionHeld:
+        held = True  # the first leg says so, without storing anything
+    else:
+        held = False
+    try:
+        await _drive_legs(session, stream, auto_approve=auto_approve, on_event=on_event)
+    finally:
+        if not held:
+            session.release()
+
+
+async def _drive_legs(
+    session: ResearchSession,
+    stream: AsyncIterator[Event],
+    *,
+    auto_approve: bool,
+    on_event: Callable[[Event], Awaitable[None]],
+) -> None:
     current: AsyncIterator[Event] | None = stream
     while current is not None:
         follow: AsyncIterator[Event] | None = None

@@ -73,24 +73,16 @@ def record_session(
     """Create or update a session's row; fields left None keep their stored value."""
     from engine import run_lock
 
-    # A running session is locked by this process, so a later look can tell a dead run. The
-    # lock is taken before the row says `running` and dropped after it says something else.
-    shared = settings.checkpoint_url is not None
+    # A running session is locked by this process (with CHECKPOINT_URL, in PostgreSQL too),
+    # so a later look can tell a dead run. The lock is taken before the row says `running`
+    # and dropped after it says something else, unless the run claimed it for longer.
     if status == "running":
         run_lock.hold(settings, session_id)
-        if shared:
-            from engine import postgres_sessions
-
-            postgres_sessions.hold_running(settings, session_id)
     try:
         _write_row(settings, session_id, status, question, mode, report_path)
     finally:
         if status != "running":
             run_lock.release(settings, session_id)
-            if shared:
-                from engine import postgres_sessions
-
-                postgres_sessions.release_running(settings, session_id)
 
 
 def _write_row(
@@ -218,6 +210,14 @@ def load_report(settings: Settings, session_id: str) -> ReportReady | None:
         # The event the run announced: claims, grounding and notice as they were (also when
         # another machine's worker wrote the report file, with events in PostgreSQL).
         return stored[-1]
+    if get_session(settings, session_id) is not None:
+        from engine.sessions_state import saved_report
+
+        # The checkpoint holds the report typed: a worker killed before it stored the
+        # event (or on another machine, with the file) still leaves it readable here.
+        found = saved_report(settings, session_id)
+        if found is not None:
+            return found
     path = _report_file(settings, session_id)
     if path is None:
         return None

@@ -19,16 +19,19 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.budget import Spend
+from engine.citations.evidence_keys import record_key
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
 from engine.events import (
     CitationAuditEntry,
     Event,
+    EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
     ReportReady,
     RunFailed,
     RunFinished,
+    SessionStarted,
     UsageUpdated,
     event_to_json,
     parse_event,
@@ -47,9 +50,27 @@ def events_path(settings: Settings, session_id: str) -> Path:
 async def logged(
     settings: Settings, session_id: str, stream: AsyncIterator[Event]
 ) -> AsyncIterator[Event]:
-    """Pass every event of `stream` through, appending the session's facts to its log."""
+    """Pass every event of `stream` through, appending the session's facts to its log.
+
+    Each event is stored before it is passed on. A fact the log already holds for the
+    current run (evidence, a report), re-told by a resumed run that re-did or re-read work a
+    killed process had stored, is not stored again; repeated evidence is not passed on
+    either (whoever follows the session has it), a repeated report is (it is the answer).
+    """
+    stored = await asyncio.to_thread(load_events, settings, session_id)
+    facts = _RunFacts(stored or [])
+    async with contextlib.aclosing(_stored(settings, session_id, stream, facts)) as out:
+        async for event in out:
+            yield event
+
+
+async def _stored(
+    settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
+) -> AsyncGenerator[Event, None]:
     if settings.checkpoint_url is not None:
-        async with contextlib.aclosing(_logged_in_postgres(settings, session_id, stream)) as out:
+        async with contextlib.aclosing(
+            _logged_in_postgres(settings, session_id, stream, facts)
+        ) as out:
             async for event in out:
                 yield event
         return
@@ -60,14 +81,17 @@ async def logged(
     with path.open("a", encoding="utf-8") as log:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
-                if not isinstance(event, _NOT_STORED):
+                told = facts.told(event)
+                if told and isinstance(event, EvidenceAdded):
+                    continue
+                if not told and not isinstance(event, _NOT_STORED):
                     log.write(event_to_json(event) + "\n")
                     log.flush()
                 yield event
 
 
 async def _logged_in_postgres(
-    settings: Settings, session_id: str, stream: AsyncIterator[Event]
+    settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
 ) -> AsyncGenerator[Event, None]:
     """The same, into PostgreSQL (CHECKPOINT_URL): every worker reads the same events.
 
@@ -79,11 +103,59 @@ async def _logged_in_postgres(
     try:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
-                if not isinstance(event, _NOT_STORED):
+                told = facts.told(event)
+                if told and isinstance(event, EvidenceAdded):
+                    continue
+                if not told and not isinstance(event, _NOT_STORED):
                     await asyncio.to_thread(writer.append, event_to_json(event))
                 yield event
     finally:
         writer.close()
+
+
+class _RunFacts:
+    """The facts the log holds for the session's current run (since its last start): each
+    piece of evidence by its key, each report by its text."""
+
+    def __init__(self, stored: Iterable[Event]) -> None:
+        self.evidence: set[str] = set()
+        self.reports: set[str] = set()
+        for event in stored:
+            self.told(event)
+
+    def told(self, event: Event) -> bool:
+        """Whether the log already holds `event`'s fact; it holds it from now on."""
+        if isinstance(event, SessionStarted) and not event.resumed:
+            self.evidence.clear()  # a new question: its evidence is its own
+            self.reports.clear()
+            return False
+        if isinstance(event, EvidenceAdded):
+            key = record_key(event.record)
+            known = key in self.evidence
+            self.evidence.add(key)
+            return known
+        if isinstance(event, ReportReady):
+            known = event.report in self.reports
+            self.reports.add(event.report)
+            return known
+        return False
+
+
+def logged_evidence_keys(settings: Settings, session_id: str) -> set[str]:
+    """The key of every piece of evidence the session's log holds, whichever run told it."""
+    events = load_events(settings, session_id) or []
+    return {record_key(event.record) for event in events if isinstance(event, EvidenceAdded)}
+
+
+def run_end_logged(settings: Settings, session_id: str) -> bool:
+    """Whether the log says how the session's current run ended (True without a log: a
+    session from before event logs, or one no door ever told of)."""
+    events = load_events(settings, session_id)
+    if not events:
+        return True
+    starts = [i for i, e in enumerate(events) if isinstance(e, SessionStarted) and not e.resumed]
+    current = events[starts[-1] if starts else 0 :]
+    return any(isinstance(event, RunFinished) for event in current)
 
 
 def stored_lines(settings: Settings, session_id: str, after: int = 0) -> list[tuple[int, str]]:

@@ -150,8 +150,8 @@ class _Sessions:
     ) -> str:
         try:
             return await self.runs(request).launch(session_id, leg, auto_approve=auto)
-        except SessionBusy:
-            raise HTTPException(409, "the session is already running in this worker") from None
+        except SessionBusy as busy:
+            raise HTTPException(409, busy.detail) from None
 
     def stream(self, request: Request, session_id: str, after: int = 0) -> StreamingResponse:
         active = self.runs(request)

@@ -20,8 +20,9 @@ from engine.api.stream import Pulses
 from engine.config import Settings
 from engine.events import Event, SessionStarted
 from engine.nodes.deps import EngineDeps
+from engine.run_lock import SessionHeld
 from engine.runner import ResearchSession, drive, open_engine
-from engine.sessions import is_running
+from engine.sessions import record_session
 
 T = TypeVar("T")
 _log = logging.getLogger("deepresearch.api")
@@ -35,6 +36,19 @@ ANNOUNCING_LEGS = ("start", "resume")  # the legs whose first event says the ses
 
 class SessionBusy(RuntimeError):
     """The session already has a leg running in this worker."""
+
+    @property
+    def detail(self) -> str:
+        return "the session is already running in this worker"
+
+
+class SessionHeldElsewhere(SessionBusy):
+    """Another run holds the session (another process, another worker); the message names
+    the holder."""
+
+    @property
+    def detail(self) -> str:
+        return str(self)
 
 
 class _Announcements:
@@ -172,12 +186,20 @@ class SessionRuns:
             try:
                 session = self._session_for(session_id)
                 sid = session.session_id
-                # Here, or in another live process (another worker): one run at once.
-                if self.busy(sid) or (
-                    session_id is not None
-                    and await asyncio.to_thread(is_running, self._settings, sid)
-                ):
+                if self.busy(sid):
                     raise SessionBusy(sid)
+                # Here, or in another live process (another worker): one run at once. The
+                # claim holds until the leg settles, and the session's row says it runs
+                # before its id is given out, so its events can be followed at once.
+                try:
+                    await session.claim()
+                except SessionHeld as held:
+                    raise SessionHeldElsewhere(str(held)) from None
+                try:
+                    await asyncio.to_thread(self._record_running, sid, leg)
+                except BaseException:
+                    session.release()
+                    raise
             except BaseException:
                 if announcing:
                     self._announcements.announced()
@@ -191,6 +213,19 @@ class SessionRuns:
             return sid
 
         return await self._on_engine(launched())
+
+    def _record_running(self, session_id: str, leg: Leg) -> None:
+        kind, args = leg
+        if kind == "start":
+            record_session(
+                self._settings,
+                session_id,
+                status="running",
+                question=args["question"],
+                mode=args["mode"],
+            )
+        else:
+            record_session(self._settings, session_id, status="running")
 
     async def stage(self, session_id: str) -> str:
         async def staged() -> str:
@@ -254,6 +289,7 @@ class SessionRuns:
                 session, leg_stream(session, leg), auto_approve=auto_approve, on_event=pulse
             )
         finally:
+            session.release()  # the claim `launch` took
             if to_announce:
                 self._announcements.announced()
             self._pulse_from_engine(session.session_id)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.config import Settings
+from engine.sessions import is_running
 from engine.sessions_log import events_path, stored_lines
 
 # How often a stream looks at the log when no event of this worker woke it (another
@@ -104,7 +105,9 @@ async def session_events(
     last_sent = time.monotonic()
     seen = after if settings.checkpoint_url is not None else 0
     while True:
-        running = await still_running()  # before the log: an event written after is not lost
+        # Before the log: an event written after is not lost. A session some live run holds
+        # (on any worker, between two legs it chains) is followed, whatever its row says.
+        running = await still_running() or await asyncio.to_thread(is_running, settings, session_id)
         if settings.checkpoint_url is not None:
             # Events in PostgreSQL: the same numbers, whichever machine's worker wrote them.
             fresh = await asyncio.to_thread(stored_lines, settings, session_id, seen)

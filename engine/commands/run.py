@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -167,9 +168,20 @@ async def run_headless(
     # Reports, plans and progress carry text from documents and models: print it defanged.
     err = TerminalSafeStream(stderr or sys.stderr)
     out = TerminalSafeStream(stdout or sys.stdout)
-    events_file = (
-        args.events.open("a" if args.append else "w", encoding="utf-8") if args.events else None
-    )
+    # Where the run will write is checked before it spends anything: a path that cannot be
+    # written is found now, not after the research.
+    for flag, path in (("--out", args.out), ("--events", args.events)):
+        problem = unwritable(path) if path is not None else None
+        if problem:
+            print(f"deepresearch run: {flag} {path}: {problem}", file=err)
+            return EXIT_USAGE
+    try:
+        events_file = (
+            args.events.open("a" if args.append else "w", encoding="utf-8") if args.events else None
+        )
+    except OSError as exc:
+        print(f"deepresearch run: --events {args.events}: {_reason(exc)}", file=err)
+        return EXIT_USAGE
     try:
         async with open_session(settings, args.resume, deps=deps) as session:
             session.caps = caps_for(settings, args)
@@ -178,6 +190,26 @@ async def run_headless(
     finally:
         if events_file is not None:
             events_file.close()
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at `path`, in a few words; None when it can."""
+    if path.is_dir():
+        return "is a folder; name a file in it"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else "cannot be written (permission denied)"
+    folder = path.parent
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written (permission denied)"
+    return None
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or type(exc).__name__).lower()
 
 
 # What one event leads to: the next leg's stream, an exit code now, or reading on (None).
@@ -197,6 +229,7 @@ class _Headless:
     plan: dict[str, Any] | None
     code: int = EXIT_FAILED
     unverified: bool = False
+    out_failed: bool = False
 
     async def drive(self, settings: Settings) -> int:
         """Read leg after leg until the run ends or pauses for what the flags cannot answer."""
@@ -287,8 +320,14 @@ class _Headless:
 
     def _report(self, event: Any) -> _Step:
         if self.args.out:
-            self.args.out.write_text(terminal_safe(event.report), encoding="utf-8")
-            print(f"report written to {self.args.out}", file=self.err)
+            try:
+                self.args.out.write_text(terminal_safe(event.report), encoding="utf-8")
+            except OSError as exc:
+                # The run goes on to its end (the report is saved in the data folder).
+                self.out_failed = True
+                print(f"error: --out {self.args.out}: {_reason(exc)}", file=self.err)
+            else:
+                print(f"report written to {self.args.out}", file=self.err)
         else:
             self.out.write(event.report)
             self.out.flush()
@@ -314,6 +353,8 @@ class _Headless:
         self.code = {"completed": EXIT_OK, "partial": EXIT_PARTIAL}.get(event.status, EXIT_FAILED)
         if self.code == EXIT_OK and self.unverified:
             self.code = EXIT_UNVERIFIED
+        if self.out_failed:
+            self.code = EXIT_FAILED
         return None
 
 
