@@ -105,7 +105,7 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     text = render_report(question, summary, blocks, numbers, registry)
     fallback = None
     if records and not any(section.written_by_model for section in written):
-        fallback = "the writing model wrote no cited section; each section lists its findings"
+        fallback = "the writing model wrote no sentence citing the passages it was given"
         emit(PhaseChanged(phase="writing", detail=f"report assembled: {fallback}"))
     return {"final_report": strip_meta_lines(text) + "\n", "writer_fallback": fallback}
 
@@ -114,9 +114,9 @@ def _single_track_plan(state: ResearchState) -> ResearchPlan:
     """Without an approved plan, the question is the report's one track."""
     question = " ".join(str(state.get("question") or "Research").split())[:190] or "Research"
     title = question if len(question) >= 3 else "Research findings"
-    return ResearchPlan(
-        scope=title, tracks=[ResearchTrack(title=title, section="Findings", queries=[title])]
-    )
+    # Constructed, not validated: an approved plan has 3 to 6 tracks, this stand-in one.
+    track = ResearchTrack(title=title, section="Findings", queries=[title])
+    return ResearchPlan.model_construct(scope=title, tracks=[track])
 
 
 def checked_section(
@@ -135,7 +135,7 @@ def checked_section(
         numbers.order, registry
     )
     found = critique(draft, None, records, registry)
-    unsupported = {" ".join(item.text.split()).rstrip(".") for item in found.unsupported}
+    unsupported = {_plain(item.text) for item in found.unsupported}
     emit(
         ReportReviewed(
             round=1,
@@ -149,11 +149,20 @@ def checked_section(
     kept = [
         (text, cited)
         for text, cited in section.sentences
-        if " ".join(text.split()).rstrip(".") not in unsupported
+        if _plain(text) not in unsupported
     ]
     if kept:
         return WrittenSection(section.heading, kept, section.written_by_model)
     return section
+
+
+def _plain(sentence: str) -> str:
+    """A sentence without its markers, spacing or closing stop, to compare the critic's
+    findings with the section's sentences."""
+    return " ".join(_MARKS.sub("", sentence).split()).rstrip(".!? ").casefold()
+
+
+_MARKS = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
 
 
 def render_report(

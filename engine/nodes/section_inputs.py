@@ -93,6 +93,8 @@ def records_by_track(
         seen.add(key)
         unit = units.get(record.research_unit_id)
         tracks = sorted(tracks_of_unit(unit, plan)) if unit is not None else []
+        if len(plan.tracks) == 1:
+            tracks = [0]  # the question as the one track: every finding is its own
         if tracks:
             by_track[tracks[0]].append(record)
         else:
