@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from engine.budget import another_call_allowed
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.emit import emit
@@ -23,15 +24,23 @@ from engine.events import PhaseChanged, ReportReviewed
 from engine.grounding.critic import critique
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
-from engine.nodes.section_inputs import records_by_track, section_input, section_input_chars
+from engine.nodes.section_inputs import (
+    SectionInput,
+    records_by_track,
+    section_input,
+    section_input_chars,
+)
 from engine.nodes.section_writer import (
     SourceNumbers,
     WrittenSection,
+    cited_sentences,
+    draft_claims,
     structured_output_supported,
     write_section,
     write_summary,
 )
 from engine.nodes.track_sections import nothing_found_line
+from engine.prompts import SECTION_PROMPT
 from engine.schemas import ResearchPlan, ResearchTrack
 from engine.state import ResearchState
 
@@ -96,7 +105,9 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
         drafted = await write_section(
             model, section, numbers, date=today(), structured=structured, policy=deps.retry
         )
-        drafted = checked_section(drafted, plan, found, registry, numbers, deps.settings)
+        drafted = await reviewed_section(
+            drafted, section, found, registry, numbers, deps, structured=structured
+        )
         blocks.append((heading, drafted))
         written.append(drafted)
     summary = await write_summary(
@@ -119,41 +130,73 @@ def _single_track_plan(state: ResearchState) -> ResearchPlan:
     return ResearchPlan.model_construct(scope=title, tracks=[track])
 
 
-def checked_section(
+async def reviewed_section(
     section: WrittenSection,
-    plan: ResearchPlan,
+    given: SectionInput,
     records: list[EvidenceRecord],
     registry: SourceRegistry,
     numbers: SourceNumbers,
-    settings: Any,
+    deps: EngineDeps,
+    *,
+    structured: bool,
 ) -> WrittenSection:
-    """The critic's check of one section against its track's sources: a sentence its cited
-    passages do not support is taken out (the section is its findings when none stands)."""
-    if not settings.critic_rounds or not section.sentences:
+    """The critic's check of one section against its track's sources. A section with
+    sentences its cited passages do not support is written once more with the critic's
+    findings (kept when the critic finds fewer); what still fails is taken out."""
+    if not deps.settings.critic_rounds or not section.sentences:
         return section
+    unsupported = _unsupported(section, records, registry, numbers)
+    event = ReportReviewed(round=1, max_rounds=1, unsupported_claims=len(unsupported))
+    if not unsupported:
+        emit(event)
+        return section
+    if another_call_allowed():
+        emit(event.model_copy(update={"outcome": "revising"}))
+        findings = "\n".join(
+            f'- Unsupported: "{text}"'
+            for text, _ in section.sentences
+            if _plain(text) in unsupported
+        )
+        prompt = (
+            f"{given.prompt()}\n\n## Reviewer findings on your draft\n{findings}\n"
+            "Write the section again: say only what the passages say, citing their ids."
+        )
+        trial = SourceNumbers(list(numbers.order))
+        known = {p.number: p.locator for p in given.passages}
+        try:
+            claims = await draft_claims(
+                deps.model_for("writer"),
+                SECTION_PROMPT.format(date=today()),
+                prompt,
+                structured=structured,
+                policy=deps.retry,
+            )
+        except Exception:
+            claims = []
+        revised = WrittenSection(section.heading, cited_sentences(claims, known, trial), True)
+        again = _unsupported(revised, records, registry, trial) if revised.sentences else None
+        if again is not None and len(again) < len(unsupported):
+            numbers.order[:] = trial.order
+            section, unsupported = revised, again
+        else:
+            emit(event.model_copy(update={"outcome": "revision_rejected"}))
+    else:
+        emit(event.model_copy(update={"outcome": "budget_reached"}))
+    kept = [(text, cited) for text, cited in section.sentences if _plain(text) not in unsupported]
+    return WrittenSection(section.heading, kept, section.written_by_model) if kept else section
+
+
+def _unsupported(
+    section: WrittenSection,
+    records: list[EvidenceRecord],
+    registry: SourceRegistry,
+    numbers: SourceNumbers,
+) -> set[str]:
+    """The section's sentences the critic finds its cited sources do not support."""
     draft = f"## {section.heading}\n\n{section.markdown()}\n\n" + sources_section(
         numbers.order, registry
     )
-    found = critique(draft, None, records, registry)
-    unsupported = {_plain(item.text) for item in found.unsupported}
-    emit(
-        ReportReviewed(
-            round=1,
-            max_rounds=1,
-            unsupported_claims=len(unsupported),
-            outcome="clean" if not unsupported else "revising",
-        )
-    )
-    if not unsupported:
-        return section
-    kept = [
-        (text, cited)
-        for text, cited in section.sentences
-        if _plain(text) not in unsupported
-    ]
-    if kept:
-        return WrittenSection(section.heading, kept, section.written_by_model)
-    return section
+    return {_plain(item.text) for item in critique(draft, None, records, registry).unsupported}
 
 
 def _plain(sentence: str) -> str:
