@@ -15,6 +15,9 @@ from engine.schemas import ResearchPlan, ResearchTrack
 
 PLAN_HEADER = "## Approved research plan"
 LEDGER_HEADER = "## Evidence ledger"
+# The writer's inputs for one section (or the summary): one JSON object after this heading,
+# read by the offline model with json, never from the prompt's wording.
+SECTION_INPUT_HEADING = "## Section input (JSON)"
 _TRACK_RE = re.compile(r"^### Track (\d+): (.+)$")
 _LEDGER_RE = re.compile(r"^- \[(?P<id>[^\]]+)\] (?P<claim>.+?) \(sources: (?P<urls>.+)\)$")
 

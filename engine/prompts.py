@@ -57,15 +57,16 @@ out what to find). Follow the approved plan below: every track needs evidence.
 
 RESEARCHER_PROMPT = """You are a researcher working on one focused topic. Today is {date}.
 
-Find evidence with search_web, read the most promising sources in full with fetch_url, and
-use think_tool to reflect after each search: what did you learn, what is still missing?
-You have about {search_budget} search calls and {max_tool_calls} tool calls in total; that is
-plenty, use what you need and stop when the topic is covered.
+Your topic comes with numbered passages its search queries already found. Read them first:
+most topics are answered by them. Search with search_web or read a source in full with
+fetch_url only for what they miss. You have about {search_budget} search calls and
+{max_tool_calls} tool calls in total.
 
-Finish with your findings: short factual sentences, each ending with a numbered citation
-like [1], then a "Sources" section listing each number with its title and URL (or the
-document key a search returned, such as `guide.pdf, p.3`). Cite only sources a tool returned
-to you. Say plainly when sources disagree or a finding is preliminary."""
+Finish with your findings: short factual sentences, each restating or quoting what one
+passage says and ending with that passage's number, like this:
+asyncio.wait_for() cancels the task when the timeout expires [2].
+Then a "Sources" section listing each number with its title and URL (or document key).
+Cite only passages and sources you were shown. Write nothing a passage does not say."""
 
 RESEARCHER_PROMPT_NO_SEARCH = """You are a researcher working on one focused topic. Today is
 {date}.
@@ -77,6 +78,21 @@ topic with fetch_url and use think_tool to reflect on what you read. You have ab
 Finish with your findings: short factual sentences, each ending with a numbered citation
 like [1], then a "Sources" section listing each number with its title and URL. Cite only
 pages you actually fetched. Say plainly when sources disagree or a finding is preliminary."""
+
+SECTION_PROMPT = """You write one section of a research report. Today is {date}.
+
+The section input below (JSON) gives the question, the section's heading, the passages its
+research retrieved (each with an id) and the findings drawn from them. Write 2 to 6 sentences
+for this section. Each sentence restates or quotes what one or more passages say and cites
+their ids, like this:
+Task.cancel() requests that the task be cancelled [1].
+Use only what the passages say; add nothing from memory. No heading, no list of sources."""
+
+SUMMARY_PROMPT = """You write the summary of a research report. Today is {date}.
+
+The input below (JSON) gives the question and the report's sections, each sentence with the
+numbers of the sources it cites. Write 2 to 4 sentences that answer the question from those
+sentences only, each citing the source numbers of the sentences it rests on, like [2]."""
 
 FINAL_REPORT_PROMPT = """Write the final research report. Today is {date}.
 

@@ -152,3 +152,20 @@ class RouteDecision(BaseModel):
 
     mode: Literal["quick", "deep"]
     reason: str = Field(default="", description="One line explaining the choice.")
+
+
+class Claim(BaseModel):
+    """One sentence of a report section and the numbered passages it rests on."""
+
+    text: str = Field(description="One sentence restating or quoting what its passages say.")
+    source_ids: list[int] = Field(
+        default_factory=list, description="The ids of the passages the sentence rests on."
+    )
+
+
+class SectionDraft(BaseModel):
+    """A report section written as claims, each citing passage ids."""
+
+    claims: list[Claim] = Field(
+        default_factory=list, description="2 to 6 sentences, each citing passage ids."
+    )

@@ -51,6 +51,10 @@ class ResearchState(TypedDict, total=False):
     plan_status: str
     rejected_edit_reason: str | None
     plan_feedback: str
+    # What the person asked for at plan review (every feedback, the tracks they edited): the
+    # tracks it names are researched first.
+    plan_requests: list[str]
+    plan_edited_tracks: list[str]
     # Research results: overwritten at this level (the supervisor returns complete lists).
     supervisor_messages: list[AnyMessage]
     notes: list[str]
@@ -78,6 +82,8 @@ class SupervisorState(TypedDict, total=False):
     supervisor_messages: Annotated[list[AnyMessage], add_messages]
     research_brief: str
     plan: dict[str, Any] | None
+    plan_requests: list[str]
+    plan_edited_tracks: list[str]
     notes: Annotated[list[str], operator.add]
     raw_notes: Annotated[list[str], operator.add]
     evidence_ledger: Annotated[list[dict[str, Any]], operator.add]
@@ -119,3 +125,7 @@ class UnitInput(TypedDict):
     # unit announces only evidence neither the ledger nor a sibling already has.
     wave_id: NotRequired[str]
     known_evidence: NotRequired[list[str]]
+    # The plan track the unit researches (None: a topic of the supervisor model's own), and
+    # what is searched before the researcher's first turn.
+    track: NotRequired[int | None]
+    queries: NotRequired[list[str]]

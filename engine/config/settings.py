@@ -123,11 +123,8 @@ class Settings(BaseModel):
 
     # Report checking: what happens to a cited sentence its sources do not support.
     grounding: GroundingMode = "strict"
-    # Review rounds of the draft (missing plan sections, unsupported sentences) and revisions.
+    # The critic's review of each report section against its sources (0: off).
     critic_rounds: int = _count(2, minimum=0, maximum=10)
-    # Writer calls for a draft whose claims cite sources the evidence ledger lacks: the first
-    # and the rewrites with the errors fed back (1: no rewrite, for slow local models).
-    writer_attempts: int = _count(4, minimum=1, maximum=4)
 
     # Cost: prices in USD per million input/output tokens, per model name
     # ("gpt-4.1-mini=0.40/1.60,gpt-4.1=2/8"); a model not listed, local or offline, costs 0.

@@ -18,9 +18,10 @@ from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
 from engine.grounding.confidence import evidence_confidence
+from engine.nodes.researcher_passages import PASSAGES_HEADING
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
-from engine.sourcing.source_numbers import catalog_of, complete_references
+from engine.sourcing.source_numbers import SourceCatalog, catalog_of, complete_references
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
 _RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
@@ -50,15 +51,32 @@ def final_message_text(messages: Sequence[BaseMessage]) -> str:
 def topic_of(messages: Sequence[BaseMessage]) -> str:
     """The research unit's topic: the first message the researcher was given."""
     first = next((m for m in messages if isinstance(m, HumanMessage)), None)
-    return first.text if first is not None else ""
+    # The passages it started from follow the topic in the same message.
+    return first.text.split(PASSAGES_HEADING)[0].strip() if first is not None else ""
 
 
-def sourced_text(text: str, messages: Sequence[BaseMessage]) -> str:
+def sourced_text(
+    text: str, messages: Sequence[BaseMessage], seed: SourceCatalog | None = None
+) -> str:
     """The findings with uncited sentences attributed to the passages that contain them, and
     a references list for cited numbers the researcher did not list (small models cite `[n]`
     far more reliably than they write sources)."""
-    catalog = catalog_of(messages)
+    catalog = numbering_of(messages, seed)
     return complete_references(attribute_uncited(text, catalog), catalog)
+
+
+def numbering_of(messages: Sequence[BaseMessage], seed: SourceCatalog | None) -> SourceCatalog:
+    """The numbers the researcher was shown: the passages it started from (`seed`) keep
+    theirs; its own searches' numbers fill in the rest."""
+    found = catalog_of(messages)
+    if seed is None or not seed.entries:
+        return found
+    merged = SourceCatalog(dict(seed.entries), dict(seed.passages))
+    for number, entry in found.entries.items():
+        if number not in merged.entries:
+            merged.entries[number] = entry
+            merged.passages[number] = found.passages.get(number, "")
+    return merged
 
 
 def count_tool_calls(messages: Sequence[BaseMessage]) -> int:
@@ -150,6 +168,7 @@ def findings_from_messages(
     max_sources_per_claim: int,
     max_bullets: int,
     word_budget: int,
+    seed: SourceCatalog | None = None,
 ) -> ResearcherFindings:
     """Everything the supervisor keeps from one researcher run.
 
@@ -166,10 +185,10 @@ def findings_from_messages(
             max_sources_per_claim=max_sources_per_claim,
         )
 
-    text = sourced_text(final_message_text(messages), messages)
+    text = sourced_text(final_message_text(messages), messages, seed)
     records = evidence(text)
     if not records:
-        catalog = catalog_of(messages)
+        catalog = numbering_of(messages, seed)
         quoted = quoted_findings(topic_of(messages), catalog, max_claims)
         if quoted:
             text = complete_references(quoted, catalog)
@@ -184,7 +203,12 @@ def findings_from_messages(
 
 
 def unit_findings(
-    messages: Sequence[BaseMessage], registry: SourceRegistry, unit_id: str, settings: Settings
+    messages: Sequence[BaseMessage],
+    registry: SourceRegistry,
+    unit_id: str,
+    settings: Settings,
+    *,
+    seed: SourceCatalog | None = None,
 ) -> ResearcherFindings:
     """`findings_from_messages` within the evidence and notes caps the settings give."""
     return findings_from_messages(
@@ -195,4 +219,5 @@ def unit_findings(
         max_sources_per_claim=settings.max_source_urls_per_claim,
         max_bullets=settings.supervisor_notes_max_bullets,
         word_budget=settings.supervisor_notes_word_budget,
+        seed=seed,
     )

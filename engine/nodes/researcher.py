@@ -37,6 +37,12 @@ from engine.nodes.researcher_harness import (
     register_researcher_harness,
     researcher_model,
 )
+from engine.nodes.researcher_passages import (
+    Passage,
+    passages_block,
+    retrieve_passages,
+    seed_catalog,
+)
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
 
 _log = get_logger("researcher")
@@ -155,21 +161,39 @@ async def prepare_researcher(deps: EngineDeps) -> None:
         await asyncio.to_thread(shared_researcher, deps)
 
 
-async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitOutcome:
-    """Run one researcher to completion, timeout or failure; never raises (except cancel)."""
+def _searched_for(topic: str, queries: list[str] | None) -> list[str]:
+    """What is searched before the first turn: the track's queries, else the topic itself."""
+    if queries:
+        return queries
+    return [" ".join(topic.split())[:300]]
+
+
+async def run_research_unit(
+    deps: EngineDeps, unit_id: str, topic: str, *, queries: list[str] | None = None
+) -> UnitOutcome:
+    """Run one researcher to completion, timeout or failure; never raises (except cancel).
+
+    The researcher starts from the passages its queries retrieved (engine.nodes.
+    researcher_passages), numbered in its first message after the topic."""
     settings = deps.settings
     started = deps.clock()
     registry = SourceRegistry()
     token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id, topic)})
+    passages: list[Passage] = []
     try:
         agent = shared_researcher(deps)
-        result = await asyncio.wait_for(
-            agent.ainvoke(
-                {"messages": [HumanMessage(content=topic)]},
+
+        async def research() -> Any:
+            passages[:] = await retrieve_passages(
+                deps, registry, unit_id, topic, _searched_for(topic, queries)
+            )
+            opening = f"{topic}\n\n{passages_block(passages)}" if passages else topic
+            return await agent.ainvoke(
+                {"messages": [HumanMessage(content=opening)]},
                 {"recursion_limit": deps.researcher_recursion_limit},
-            ),
-            timeout=settings.research_unit_timeout_seconds,
-        )
+            )
+
+        result = await asyncio.wait_for(research(), timeout=settings.research_unit_timeout_seconds)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
@@ -187,7 +211,9 @@ async def run_research_unit(deps: EngineDeps, unit_id: str, topic: str) -> UnitO
         )
     finally:
         _UNIT_TOOLS.reset(token)
-    findings = unit_findings(result.get("messages", []), registry, unit_id, settings)
+    findings = unit_findings(
+        result.get("messages", []), registry, unit_id, settings, seed=seed_catalog(passages)
+    )
     return UnitOutcome(
         unit_id,
         topic,

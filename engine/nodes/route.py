@@ -19,6 +19,8 @@ RUN_RESET: dict[str, Any] = {
     "plan_revision": 0,
     "plan_status": "",
     "plan_feedback": "",
+    "plan_requests": [],
+    "plan_edited_tracks": [],
     "rejected_edit_reason": None,
     "clarification_question": "",
     "clarification_answer": "",

@@ -22,6 +22,7 @@ from engine.events import PhaseChanged, PlanApproved
 from engine.middleware.structured_output import invoke_structured
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.plan_dispatch import edited_tracks
 from engine.nodes.topic import topic_shifted
 from engine.plan_edits import keep_edits
 from engine.prompts import (
@@ -191,9 +192,11 @@ async def review_plan(
     if decision.action == "cancel":
         return Command(goto="__end__", update={"plan_status": "cancelled", "status": "cancelled"})
     if decision.action == "revise":
-        revise: dict[str, Any] = {"plan_feedback": decision.feedback}
+        requests = [*(state.get("plan_requests") or []), decision.feedback]
+        revise: dict[str, Any] = {"plan_feedback": decision.feedback, "plan_requests": requests}
         if decision.plan is not None:  # the person's edits travel with the feedback
             revise["plan"] = decision.plan.model_dump(mode="json")
+            revise["plan_edited_tracks"] = _edited_titles(state, decision.plan)
             # Kept to tell the person's edits from the model's: a revision that undoes one
             # gets it back.
             revise["plan_before_edits"] = state.get("plan")
@@ -203,6 +206,7 @@ async def review_plan(
     edited = decision.action == "edit" and decision.plan is not None
     if edited and decision.plan is not None:
         approved = update["plan"] = decision.plan.model_dump(mode="json")
+        update["plan_edited_tracks"] = _edited_titles(state, decision.plan)
     if approved:
         # The plan research runs on, stored with the session's events: a reopened
         # session shows it approved, with the person's edits.
@@ -210,6 +214,18 @@ async def review_plan(
         revision = state.get("plan_revision") or 1
         emit(PlanApproved(plan=plan, revision=revision, edited=edited))
     return Command(goto="__end__", update=update)
+
+
+def _edited_titles(state: ResearchState, edited: ResearchPlan) -> list[str]:
+    """The tracks the person wrote or changed, with those they edited at earlier reviews."""
+    shown = state.get("plan")
+    proposed = ResearchPlan.model_validate(shown) if shown else None
+    earlier = [t for t in state.get("plan_edited_tracks") or [] if t in _titles(edited)]
+    return earlier + [t for t in edited_tracks(proposed, edited) if t not in earlier]
+
+
+def _titles(plan: ResearchPlan) -> set[str]:
+    return {track.title for track in plan.tracks}
 
 
 async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str:

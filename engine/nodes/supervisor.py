@@ -46,14 +46,9 @@ from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.plan_dispatch import track_of_call, track_order, tracks_dispatch_message
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
-from engine.nodes.supervisor_turn import (
-    Turn,
-    answer_calls,
-    dispatch_plan_if_idle,
-    judge_completion,
-    turn_of,
-)
+from engine.nodes.supervisor_turn import Turn, answer_calls, judge_completion, turn_of
 from engine.nodes.track_coverage import unresearched_tracks
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
@@ -115,6 +110,14 @@ async def supervisor(
         )
         update = {"supervisor_messages": new, **verdict}
         return Command(goto="__end__", update={**update, "budget_stop": stop})
+    tracks = tracks_to_dispatch(state, deps.settings)
+    if tracks:
+        # The approved tracks are researched before the model may add topics of its own.
+        plan = plan_of(state.get("plan"))
+        assert plan is not None  # tracks come from it
+        await prepare_researcher(deps)
+        reply: BaseMessage = tracks_dispatch_message(plan, tracks)
+        return Command(goto="supervisor_tools", update={"supervisor_messages": [*new, reply]})
     call = guarded_tool_call(
         deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry
     )
@@ -130,6 +133,32 @@ async def supervisor(
             "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
         },
     )
+
+
+def dispatched_tracks(messages: list[BaseMessage]) -> set[int]:
+    """The plan tracks already dispatched in this conversation."""
+    found: set[int] = set()
+    for message in messages:
+        for call in getattr(message, "tool_calls", None) or []:
+            track = track_of_call(str(call.get("id") or ""))
+            if track is not None:
+                found.add(track)
+    return found
+
+
+def tracks_to_dispatch(state: SupervisorState, settings: Settings) -> list[int]:
+    """The next wave of plan tracks, in the person's order, within both caps."""
+    plan = plan_of(state.get("plan"))
+    if plan is None:
+        return []
+    done = dispatched_tracks(list(state.get("supervisor_messages") or []))
+    order = track_order(
+        plan, state.get("plan_requests") or [], state.get("plan_edited_tracks") or []
+    )
+    waiting = [index for index in order if index not in done]
+    used = state.get("research_iterations") or len(state.get("research_units") or {})
+    room = min(settings.max_concurrent_research_units, settings.max_researcher_iterations - used)
+    return waiting[: max(0, room)]
 
 
 def _opening(state: SupervisorState, settings: Settings) -> list[BaseMessage]:
@@ -168,7 +197,6 @@ async def supervisor_tools(
     turn = turn_of(state)
     answer_calls(turn, settings)
     judge_completion(turn, state, settings)
-    dispatch_plan_if_idle(turn, state, settings)
     if not turn.dispatch:
         return _after_turn(turn, state, settings)
     stop = budget_reached(_report_estimate(state))
@@ -201,13 +229,18 @@ def _dispatch_wave(
 ) -> Command[Literal["supervisor", "research_unit", "__end__"]]:
     """Start the queued units, each its own `research_unit` task."""
     queued: dict[str, dict[str, Any]] = {}
+    plan = plan_of(state.get("plan"))
     for item in turn.dispatch:
+        track = item.get("track")
+        if plan is not None and track is not None and track < len(plan.tracks):
+            item["queries"] = list(plan.tracks[track].queries)
         unit = {
             "id": item["unit_id"],
             "topic": item["topic"],
             "status": "running",
             "started_at": deps.clock(),
             "call_id": item["call_id"],
+            "track": track,
         }
         queued[item["unit_id"]] = unit
         emit(ResearchUnitUpdated(unit=summary_of(unit)))
@@ -297,8 +330,7 @@ def _progress(
     domains = gate.domains if gate else source_domains(records)
     unresearched: list[str] = []
     if ended is not None:
-        topics = [str(unit.get("topic") or "") for unit in units.values()]
-        unresearched = unresearched_tracks(plan_of(state.get("plan")), topics)
+        unresearched = unresearched_tracks(plan_of(state.get("plan")), units.values())
     return RuntimeProgress(
         supervisor_iteration=state.get("supervisor_iteration") or 0,
         dispatched_research_units=len(units),
@@ -352,7 +384,9 @@ async def research_unit(
     """Run one researcher; its outcome (failed or timed out included) goes back to
     `supervisor_tools`, which answers the wave once every unit of it is back."""
     deps = deps_of(runtime)
-    outcome = await run_research_unit(deps, item["unit_id"], item["topic"])
+    outcome = await run_research_unit(
+        deps, item["unit_id"], item["topic"], queries=item.get("queries")
+    )
     known = set(item.get("known_evidence") or [])
     outcome.records = [record for record in outcome.records if record_key(record) not in known]
     # What a sibling announced first is not announced again. Every copy is stored, in
@@ -360,6 +394,7 @@ async def research_unit(
     # ledger and report do not depend on which unit happened to finish first.
     announced = unseen_records(outcome.records, _announced_in(item.get("wave_id", ""), deps))
     unit = _unit_record(outcome, item["call_id"], evidence_count=len(announced))
+    unit["track"] = item.get("track")
     emit(ResearchUnitUpdated(unit=summary_of(unit)))
     for record in announced:
         emit(EvidenceAdded(record=record))

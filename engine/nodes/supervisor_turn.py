@@ -3,9 +3,9 @@
 `turn_of` reads the moves still unanswered; `answer_calls` records reflections and queues
 ConductResearch within the caps (the rest is skipped, and the supervisor told why);
 `judge_completion` weighs ResearchComplete (or a reply in prose) with the quality gate and
-counts stalls; `dispatch_plan_if_idle` dispatches the approved plan's first tracks for a model
-that is done before researching anything. None of them emits or dispatches: the node
-(engine.nodes.supervisor) acts on the `Turn` they fill in.
+counts stalls. None of them emits or dispatches: the node (engine.nodes.supervisor) acts on
+the `Turn` they fill in. The approved plan's tracks are dispatched before the model is asked
+anything (engine.nodes.plan_dispatch); their calls are queued here like the model's own.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from engine.config import Settings
 from engine.gate import GateResult, evaluate_gate
-from engine.nodes.common import ledger_records, plan_of
-from engine.nodes.plan_dispatch import plan_dispatch_message
+from engine.nodes.common import ledger_records
+from engine.nodes.plan_dispatch import track_of_call
 from engine.state import SupervisorState, UnitInput
 
 REJECTED_PREFIX = "[ResearchComplete rejected:"
@@ -175,6 +175,7 @@ def _queue_research(turn: Turn, call: dict[str, Any], settings: Settings) -> Non
                 unit_id=unit_id_for(turn.run_number, index),
                 topic=topic,
                 call_id=call.get("id") or "",
+                track=track_of_call(call.get("id") or ""),
             )
         )
 
@@ -212,34 +213,6 @@ def judge_completion(turn: Turn, state: SupervisorState, settings: Settings) -> 
     turn.answers += [tool_answer(call, text) for call in complete_calls]
     if not complete_calls and not gate.passed and not turn.finished:
         turn.notices = [HumanMessage(content=text)]
-
-
-def dispatch_plan_if_idle(turn: Turn, state: SupervisorState, settings: Settings) -> None:
-    """A model that is done (prose, or ResearchComplete), or whose every call failed, before
-    anything was researched gets the approved plan's first tracks dispatched for it
-    (engine.nodes.plan_dispatch); one that thinks first gets its next turn to dispatch its own
-    topics."""
-    idle = turn.wants_complete or turn.only_failed
-    nothing_yet = not turn.dispatch and turn.dispatched == 0 and idle
-    if not nothing_yet or (turn.gate is not None and turn.gate.passed):
-        return
-    plan = plan_of(state.get("plan"))
-    if plan is None:
-        return
-    count = min(settings.max_concurrent_research_units, settings.max_researcher_iterations)
-    message = plan_dispatch_message(plan, count)
-    turn.plan_calls = [message]
-    turn.dispatch = [
-        UnitInput(
-            unit_id=unit_id_for(turn.run_number, index),
-            topic=str(call["args"]["research_topic"]),
-            call_id=str(call["id"]),
-        )
-        for index, call in enumerate(message.tool_calls, start=1)
-    ]
-    if turn.dispatch:
-        # Research starts now: a gate verdict on the empty ledger would only confuse.
-        turn.notices, turn.finished, turn.gate = [], False, None
 
 
 def tool_answer(call: dict[str, Any], text: str) -> ToolMessage:

@@ -1,28 +1,36 @@
 """Which tracks of the approved plan no research unit took up.
 
-A unit's topic is free text: the plan's own wording when the engine dispatched the track
-(engine.nodes.plan_dispatch), the supervisor model's wording otherwise. Each topic is the
-research of the track whose title it names, else of the track whose title and section share
-most of their words with it (every track tied for most, on a tie). A track no topic is the
-research of was not researched.
+A unit the engine dispatched for a track (engine.nodes.plan_dispatch) says which track it is.
+A topic of the supervisor model's own is free text: it is the research of the track whose title
+it names, else of the track whose title and section share most of their words with it (every
+track tied for most, on a tie). A track no unit is the research of was not researched.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.nodes.topic import content_tokens
 from engine.schemas import ResearchPlan, ResearchTrack
 
 
-def unresearched_tracks(plan: ResearchPlan | None, topics: Iterable[str]) -> list[str]:
-    """Titles of the plan's tracks that none of `topics` researched, in plan order."""
+def unresearched_tracks(plan: ResearchPlan | None, units: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Titles of the plan's tracks that none of `units` researched, in plan order."""
     if plan is None:
         return []
     researched: set[int] = set()
-    for topic in topics:
-        researched |= _tracks_of(topic, plan.tracks)
+    for unit in units:
+        researched |= tracks_of_unit(unit, plan)
     return [track.title for index, track in enumerate(plan.tracks) if index not in researched]
+
+
+def tracks_of_unit(unit: Mapping[str, Any], plan: ResearchPlan) -> set[int]:
+    """The tracks one research unit (its stored record) is the research of."""
+    track = unit.get("track")
+    if isinstance(track, int) and 0 <= track < len(plan.tracks):
+        return {track}
+    return _tracks_of(str(unit.get("topic") or ""), plan.tracks)
 
 
 def _tracks_of(topic: str, tracks: list[ResearchTrack]) -> set[int]:

@@ -80,6 +80,23 @@ EXPECTED: dict[str, Expected] = {
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = sorted(TRANSCRIPTS_DIR.glob("*.jsonl"))
+# Cassettes whose requests the engine no longer sends, until recorded again against the
+# local model (bench/record_transcripts.py). Strict: a cassette that replays again fails
+# here until its entry goes.
+TO_RECORD_AGAIN = {
+    "deep_capped": "recorded before researchers started from retrieved passages and the "
+    "report was written section by section",
+}
+REPLAYED = [
+    pytest.param(
+        path,
+        id=path.stem,
+        marks=[pytest.mark.xfail(strict=True, reason=TO_RECORD_AGAIN[path.stem])]
+        if path.stem in TO_RECORD_AGAIN
+        else [],
+    )
+    for path in CASSETTES
+]
 
 
 def test_every_expected_scenario_has_its_cassette() -> None:
@@ -89,7 +106,7 @@ def test_every_expected_scenario_has_its_cassette() -> None:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("cassette_path", CASSETTES, ids=lambda path: path.stem)
+@pytest.mark.parametrize("cassette_path", REPLAYED)
 def test_recorded_session_replays_whole(
     cassette_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data_dir: Path
 ) -> None:

@@ -25,11 +25,18 @@ from engine.models.offline.plan import (
 from engine.models.offline.reply import OfflineReply, make_calls
 from engine.models.offline.research import answer_from_tools, research_turn, supervisor_turn
 from engine.models.offline.revision import current_plan_in, feedback_in, revise_plan
+from engine.models.offline.section_writer import section_claims, section_payload
 from engine.models.offline.text import quotable, split_sentences
 from engine.models.offline.writer import write_report
 from engine.prompt_blocks import LEDGER_HEADER
 
-STRUCTURED_SCHEMAS = ("ClarifyWithUser", "ResearchBrief", "ResearchPlan", "RouteDecision")
+STRUCTURED_SCHEMAS = (
+    "ClarifyWithUser",
+    "ResearchBrief",
+    "ResearchPlan",
+    "RouteDecision",
+    "SectionDraft",
+)
 _RESEARCH_TOOLS = {"search_web", "fetch_url"}
 _BRIEF_QUESTION_RE = re.compile(r"^Research question:\s*(?P<text>\S.*)$", re.M)
 
@@ -76,6 +83,9 @@ def structured_args(schema: str, conversation: Conversation) -> dict[str, Any]:
     if schema == "RouteDecision":
         mode, reason = route_for(question)
         return {"mode": mode, "reason": reason}
+    if schema == "SectionDraft":
+        payload = section_payload(conversation.prompt_text)
+        return section_claims(payload) if payload is not None else {"claims": []}
     prompt = conversation.prompt_text
     question = clarified_question(question, prompt)
     current, feedback = current_plan_in(prompt), feedback_in(prompt)

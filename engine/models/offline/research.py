@@ -208,6 +208,10 @@ def answer_from_tools(conversation: Conversation) -> OfflineReply:
 # ---- supervisor ------------------------------------------------------------------------
 
 
+def _first_line(topic: str) -> str:
+    return topic.strip().split("\n", 1)[0].strip()
+
+
 def topic_text(track: ResearchTrack, follow_up_round: int = 0) -> str:
     """A `ConductResearch` topic the researcher role parses back (`Research track:`, `Queries:`)."""
     title = track.title if follow_up_round == 0 else f"{track.title} (follow-up {follow_up_round})"
@@ -278,12 +282,14 @@ def supervisor_turn(conversation: Conversation, tools: list[ToolSpec]) -> Offlin
 
     wanted = [topic_text(track) for track in tracks]
     wanted += follow_up_topics(tracks, min(rejections, MAX_FOLLOW_UP_ROUNDS))
+    # A topic is known by its first line (`Research track: …`): the engine dispatches the
+    # plan's tracks itself, with a line on the scope after it.
     done = {
-        str(c.args.get("research_topic", ""))
+        _first_line(str(c.args.get("research_topic", "")))
         for c in calls
         if c.answer is not None and not _SKIPPED_RE.search(c.answer[:300])
     }
-    pending = [topic for topic in wanted if topic not in done]
+    pending = [topic for topic in wanted if _first_line(topic) not in done]
 
     if rejections > MAX_FOLLOW_UP_ROUNDS and last_answer.startswith(REJECTION_PREFIX):
         # Out of follow-up rounds: stop asking; the graph moves on with what it has.

@@ -8,7 +8,6 @@ failures or delays per topic, writer failures.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,13 +19,16 @@ from langchain_core.tools import BaseTool, tool
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings, settings_from_mapping
 from engine.middleware.retry import RetryPolicy
+from engine.models.offline.section_writer import section_payload
 from engine.nodes.deps import EngineDeps
 from engine.schemas import (
+    Claim,
     ClarifyWithUser,
     ResearchBrief,
     ResearchPlan,
     ResearchTrack,
     RouteDecision,
+    SectionDraft,
 )
 from tests.helpers.scripted_model import (
     ScriptedChatModel,
@@ -111,7 +113,9 @@ class Scenario:
     """Knobs for a scripted run; `deps()` builds EngineDeps around them."""
 
     tracks: int = 3
-    wave: list[str] | None = None  # topics of the first supervisor wave (default: one per track)
+    # The plan's track words (default: the first `tracks` topics); the engine researches each.
+    track_words: list[str] | None = None
+    wave: list[str] | None = None  # topics of the model's first wave, after the plan's tracks
     clarify: bool = False
     route: str = "deep"
     researcher_delay: dict[str, float] = field(default_factory=dict)
@@ -127,18 +131,20 @@ class Scenario:
     on_researcher_start: Callable[[str], None] | None = None
     # How the supervisor words a ConductResearch topic for a track word.
     topic_format: str = "Research {t} in depth"
+    writer_prompts: list[str] = field(default_factory=list)
     _model: ScriptedChatModel | None = None
 
     def plan(self, suffix: str = "") -> ResearchPlan:
+        words = self.track_words or [TOPICS[i] for i in range(self.tracks)]
         return ResearchPlan(
             scope=f"Scope of the question{suffix}",
             tracks=[
                 ResearchTrack(
-                    title=f"Track {TOPICS[i]}{suffix}",
-                    section=f"Section {TOPICS[i]}{suffix}",
-                    queries=[f"{TOPICS[i]} query"],
+                    title=f"Track {word}{suffix}",
+                    section=f"Section {word}{suffix}",
+                    queries=[f"{word} query"],
                 )
-                for i in range(self.tracks)
+                for word in words
             ],
             evidence_strategy="primary sources",
             output_format="report",
@@ -167,10 +173,10 @@ class Scenario:
             return self.supervise(messages)
         if system.startswith("You are a researcher"):
             return self.research(messages)
-        if system.startswith("Write the final research report"):
+        if system.startswith(("You write one section", "You write the summary")):
             if self.writer_errors:
                 return self.writer_errors.pop(0)
-            return self.write(messages)
+            return structured_reply(self.write(messages))
         return "ok"
 
     def supervise(self, messages: list[BaseMessage]) -> AIMessage:
@@ -178,11 +184,15 @@ class Scenario:
         answered = [m for m in messages if isinstance(m, ToolMessage)]
         rejected = any(str(m.content).startswith("[ResearchComplete rejected") for m in answered)
         dispatched_first = any(
-            isinstance(m, AIMessage) and any(c["name"] == "ConductResearch" for c in m.tool_calls)
+            isinstance(m, AIMessage)
+            and any(
+                c["name"] == "ConductResearch" and not str(c["id"]).startswith("call_track_")
+                for c in m.tool_calls
+            )
             for m in messages
         )
-        if not dispatched_first:
-            wave = self.wave or [TOPICS[i] for i in range(self.tracks)]
+        if not dispatched_first and self.wave:
+            wave = self.wave
             return tool_calls_message(
                 [
                     ("ConductResearch", {"research_topic": self.topic_format.format(t=t)})
@@ -217,12 +227,22 @@ class Scenario:
         sources = "\n".join(f"[{i}] {word.title()} page {i}: {page_url(word, i)}" for i in (1, 2))
         return f"{sentences}\n\nSources:\n{sources}"
 
-    def write(self, messages: list[BaseMessage]) -> str:
-        prompt = human_text(messages)
-        urls = sorted(set(re.findall(r"https://[a-z]+\.example\.org/article-\d", prompt)))
-        body = " ".join(f"Finding {i} [{i}]." for i in range(1, len(urls) + 1))
-        sources = "\n".join(f"[{i}] Page: {u}" for i, u in enumerate(urls, start=1))
-        return f"# Report\n\nConductResearch was called.\n\n{body}\n\n## Sources\n{sources}\n"
+    def write(self, messages: list[BaseMessage]) -> SectionDraft:
+        """A section's (or the summary's) claims: one per finding, citing its passages."""
+        self.writer_prompts.append(human_text(messages))
+        payload = section_payload(human_text(messages)) or {}
+        if "sections" in payload:
+            return SectionDraft(
+                claims=[
+                    Claim(text=f"In short, {s['heading']} holds.", source_ids=[1])
+                    for s in payload["sections"]
+                ]
+            )
+        return SectionDraft(
+            claims=[
+                Claim(text=f["text"], source_ids=f["passages"]) for f in payload.get("findings", [])
+            ]
+        )
 
     def model(self) -> ScriptedChatModel:
         self._model = ScriptedChatModel(responder=self.respond)

@@ -22,9 +22,14 @@ SESSION_ID = "resume-test-session"
 
 async def main() -> None:
     command, data_dir, events_log, starts_log = sys.argv[1:5]
-    settings = make_settings(Path(data_dir), min_evidence_records=2, min_source_domains=2)
+    settings = make_settings(
+        Path(data_dir),
+        min_evidence_records=2,
+        min_source_domains=2,
+        max_concurrent_research_units=2,
+    )
     slow = {"beta": 60.0} if command == "start" else {}
-    scenario = Scenario(tracks=3, wave=["alpha", "beta"], researcher_delay=slow)
+    scenario = Scenario(tracks=3, researcher_delay=slow)
 
     def started(word: str) -> None:
         with open(starts_log, "a") as handle:

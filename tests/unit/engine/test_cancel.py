@@ -27,9 +27,9 @@ async def collect(stream):
 
 @pytest.mark.timeout(60)
 async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(tmp_path: Path):
-    settings = make_settings(tmp_path)
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
     # beta would take a minute: the run is cancelled while it is still researching.
-    scenario = Scenario(tracks=3, wave=["alpha", "beta"], researcher_delay={"beta": 60.0})
+    scenario = Scenario(tracks=3, researcher_delay={"beta": 60.0})
     async with open_session(settings, deps=scenario.deps(settings)) as session:
         await collect(session.start("Compare alpha and beta", mode="deep"))
         started = asyncio.get_running_loop().time()
@@ -46,7 +46,8 @@ async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(t
     assert isinstance(events[-2], PhaseChanged) and events[-2].phase == "cancelled"
     assert not any(isinstance(e, ReportReady) for e in events)
     assert list_sessions(settings)[0].status == "interrupted"
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    # beta was still searching its queries, before its researcher's first turn.
+    assert scenario.researcher_runs == ["alpha"]
 
     # A new engine (as after a restart) resumes the saved session; beta is fast now.
     scenario.researcher_delay = {}
@@ -54,8 +55,9 @@ async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(t
         resumed = await collect(again.resume())
     assert isinstance(resumed[0], SessionStarted) and resumed[0].resumed
     assert isinstance(resumed[-1], RunFinished) and resumed[-1].status == "completed"
-    # alpha finished before the cancel and is not researched again; only beta re-runs.
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta", "beta"]
+    # alpha finished before the cancel and is not researched again; beta re-runs, and the
+    # third track is researched after it.
+    assert sorted(scenario.researcher_runs) == ["alpha", "beta", "gamma"]
     report = next(e for e in resumed if isinstance(e, ReportReady))
     kept = {c.source for c in report.kept_citations}
     assert "https://alpha.example.org/article-1" in kept
@@ -65,8 +67,8 @@ async def test_cancel_mid_research_stops_and_resume_finishes_without_rerunning(t
 
 @pytest.mark.timeout(60)
 async def test_a_reader_that_stops_mid_run_leaves_the_session_interrupted(tmp_path: Path):
-    settings = make_settings(tmp_path)
-    scenario = Scenario(tracks=3, wave=["alpha", "beta"], researcher_delay={"beta": 60.0})
+    settings = make_settings(tmp_path, max_concurrent_research_units=2)
+    scenario = Scenario(tracks=3, researcher_delay={"beta": 60.0})
     async with open_session(settings, deps=scenario.deps(settings)) as session:
         await collect(session.start("Compare alpha and beta", mode="deep"))
         stream = session.review_plan(PlanDecision(action="approve"))

@@ -10,7 +10,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from engine.list_bullets import one_bullet_per_item
-from engine.nodes.report import final_report
 from engine.nodes.verify import verify_citations
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.test_report import deps, state
@@ -34,12 +33,9 @@ async def test_the_verified_report_has_one_bullet_per_item(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     captured: list[Any] = []
-    monkeypatch.setattr("engine.nodes.report.emit", captured.append)
     monkeypatch.setattr("engine.nodes.verify.emit", captured.append)
-    runtime = Runtime(
-        context=deps(tmp_path, ScriptedChatModel.sequence([DOUBLED]), critic_rounds=0)
-    )
-    written = await final_report(state(), runtime)
+    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), critic_rounds=0))
+    written = {"final_report": DOUBLED, "writer_fallback": None}
     config: RunnableConfig = {"configurable": {"thread_id": "bullets"}}
     report = verify_citations({**state(), **written}, config, runtime)["verified_report"]
     assert "- - " not in report and "- • " not in report

@@ -46,7 +46,7 @@ async def test_a_failing_researcher_never_cancels_its_siblings(tmp_path: Path):
 
 
 async def test_a_slow_researcher_times_out_alone(tmp_path: Path):
-    settings = make_settings(tmp_path, research_unit_timeout_seconds=2)
+    settings = make_settings(tmp_path, research_unit_timeout_seconds=4)
     scenario = Scenario(researcher_delay={"gamma": 30.0})
     events = await run_approved(settings, scenario)
     units = final_units(events)
@@ -71,13 +71,29 @@ async def test_recursion_limit_is_reported_with_its_number(tmp_path: Path):
 
 
 async def test_a_wave_larger_than_the_concurrency_cap_is_trimmed_and_reported(tmp_path: Path):
-    settings = make_settings(tmp_path, max_concurrent_research_units=2)
-    scenario = Scenario(wave=["alpha", "beta", "gamma", "delta"])
+    settings = make_settings(tmp_path, max_concurrent_research_units=2, min_evidence_records=50)
+    scenario = Scenario(tracks=3, second_wave=["delta", "epsilon", "zeta"])
     events = await run_approved(settings, scenario)
-    first_wave = progress_of(events)[0]
-    assert first_wave.dispatched_research_units == 2
-    assert first_wave.skipped_research_units == 2
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    trimmed = next(p for p in progress_of(events) if p.skipped_research_units)
+    assert trimmed.dispatched_research_units == 5  # the tracks, then two of the model's three
+    assert trimmed.skipped_research_units == 1
+    assert scenario.researcher_runs[3:] == ["delta", "epsilon"]
+
+
+async def test_each_approved_track_is_its_own_unit_before_the_models_topics(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=2, min_evidence_records=50)
+    scenario = Scenario(tracks=3, second_wave=["delta"])
+    events = await run_approved(settings, scenario)
+    # Two waves of tracks within the concurrency cap, then the model's own topic.
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma", "delta"]
+    units = final_units(events)
+    assert [units[f"unit-{i}"].topic.splitlines()[0] for i in (1, 2, 3)] == [
+        "Research track: Track alpha",
+        "Research track: Track beta",
+        "Research track: Track gamma",
+    ]
+    assert all("Queries: " in units[f"unit-{i}"].topic for i in (1, 2, 3))
+    assert scenario.supervisor_calls >= 1  # the model spoke only after the tracks
 
 
 async def test_the_total_cap_stops_dispatching(tmp_path: Path):
@@ -91,8 +107,8 @@ async def test_the_total_cap_stops_dispatching(tmp_path: Path):
 
 
 async def test_gate_rejects_then_passes_after_more_research(tmp_path: Path):
-    settings = make_settings(tmp_path, min_evidence_records=4, min_source_domains=3)
-    scenario = Scenario(wave=["alpha"], second_wave=["beta", "gamma"])
+    settings = make_settings(tmp_path, min_evidence_records=8, min_source_domains=4)
+    scenario = Scenario(tracks=3, second_wave=["delta"])
     events = await run_approved(settings, scenario)
     statuses = [
         p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
@@ -100,49 +116,53 @@ async def test_gate_rejects_then_passes_after_more_research(tmp_path: Path):
     assert statuses == ["retry", "pass"]
     rejected = next(p for p in progress_of(events) if p.quality_gate_status == "retry")
     assert rejected.quality_gate_reason == (
-        "2 evidence records, need 4; 2 records with sources, need 4; "
-        "1 distinct source domain, need 3"
+        "6 evidence records, need 8; 6 records with sources, need 8; "
+        "3 distinct source domains, need 4"
     )
-    assert rejected.min_evidence_records == 4 and rejected.min_source_domains == 3
+    assert rejected.min_evidence_records == 8 and rejected.min_source_domains == 4
     passed = progress_of(events)[-1]
-    assert passed.evidence_record_count == 6
-    assert passed.source_domains == ["alpha.example.org", "beta.example.org", "gamma.example.org"]
+    assert passed.evidence_record_count == 8
+    assert sorted(passed.source_domains) == [
+        f"{word}.example.org" for word in ("alpha", "beta", "delta", "gamma")
+    ]
 
 
 async def test_a_gate_that_cannot_be_met_ends_research_instead_of_looping(tmp_path: Path):
     settings = make_settings(tmp_path, min_evidence_records=100)
-    scenario = Scenario(wave=["alpha"])
+    scenario = Scenario(tracks=3)
     events = await run_approved(settings, scenario)
     statuses = [
         p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
     ]
     assert statuses == ["retry", "retry"]
-    assert scenario.researcher_runs == ["alpha"]
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma"]
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
 
 async def test_consumers_need_only_runtime_progress_for_dispatch_and_gate(tmp_path: Path):
     """Counting dispatches from unit events or message text would disagree; progress is truth."""
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
-    scenario = Scenario(wave=["alpha", "beta", "gamma"])
+    scenario = Scenario(tracks=3)
     events = await run_approved(settings, scenario)
     progress = progress_of(events)
-    # Every supervisor_tools pass reported: dispatch, collect, gate.
-    assert len(progress) == 3
-    assert [p.dispatched_research_units for p in progress] == [2, 2, 2]
-    assert [p.skipped_research_units for p in progress] == [1, 1, 1]
-    assert [p.quality_gate_status for p in progress] == ["none", "none", "pass"]
+    # Every supervisor_tools pass reported: dispatch, collect (twice: three tracks, two at
+    # once), then the gate.
+    assert len(progress) == 5
+    assert [p.dispatched_research_units for p in progress] == [2, 2, 3, 3, 3]
+    assert [p.skipped_research_units for p in progress] == [0, 0, 0, 0, 0]
+    assert [p.quality_gate_status for p in progress] == ["none", "none", "none", "none", "pass"]
     running = [
         e for e in events if isinstance(e, ResearchUnitUpdated) and e.unit.status == "running"
     ]
     assert len(running) == progress[-1].dispatched_research_units
     evidence = [e for e in events if isinstance(e, EvidenceAdded)]
-    assert len(evidence) == progress[-1].evidence_record_count == 4
+    assert len(evidence) == progress[-1].evidence_record_count == 6
 
 
 async def test_a_gate_with_no_evidence_at_all_also_ends_instead_of_looping(tmp_path: Path):
     settings = make_settings(tmp_path)
-    scenario = Scenario(wave=["alpha"], researcher_error={"alpha": RuntimeError("no sources")})
+    fails = {word: RuntimeError("no sources") for word in ("alpha", "beta", "gamma")}
+    scenario = Scenario(tracks=3, researcher_error=fails)
     events = await run_approved(settings, scenario)
     statuses = [
         p.quality_gate_status for p in progress_of(events) if p.quality_gate_status != "none"
@@ -167,11 +187,11 @@ async def test_a_supervisor_that_dispatches_nothing_gets_the_plan_researched(tmp
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     scenario = ProseSupervisor(tracks=3)
     events = await run_approved(settings, scenario)
-    # The plan's first tracks, as many as run at once, were researched by the engine itself.
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    # Every track was researched by the engine, as many at once as the cap allows.
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma"]
     assert progress_of(events)[0].dispatched_research_units == 2
     evidence = [e for e in events if isinstance(e, EvidenceAdded)]
-    assert len(evidence) == 4
+    assert len(evidence) == 6
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
 
@@ -189,7 +209,7 @@ async def test_a_supervisor_whose_every_call_fails_gets_the_plan_researched(tmp_
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     scenario = BrokenCallSupervisor(tracks=3)
     events = await run_approved(settings, scenario)
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma"]
     assert progress_of(events)[0].dispatched_research_units == 2
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
@@ -216,19 +236,19 @@ async def test_a_topic_sent_as_its_schema_is_refused_with_a_reason_the_model_can
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
     scenario = SchemaEchoSupervisor(tracks=3)
     events = await run_approved(settings, scenario)
-    # No unit researched the schema; the plan's tracks were researched instead.
-    assert sorted(scenario.researcher_runs) == ["alpha", "beta"]
+    # No unit researched the schema; the plan's tracks were researched first.
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma"]
     assert any("must be the topic itself" in answer for answer in scenario.answers)
     units = final_units(events).values()
     assert not any("description" in unit.topic for unit in units)
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
 
 
-async def test_the_plan_is_dispatched_only_when_nothing_was(tmp_path: Path):
+async def test_the_models_own_topic_is_researched_after_the_tracks(tmp_path: Path):
     settings = make_settings(tmp_path, max_concurrent_research_units=2)
-    scenario = Scenario(wave=["gamma"])
+    scenario = Scenario(tracks=3, wave=["delta"])
     await run_approved(settings, scenario)
-    assert scenario.researcher_runs == ["gamma"]  # the model's own choice stands
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma", "delta"]
 
 
 class MemoryResearcher(Scenario):
@@ -244,8 +264,8 @@ class MemoryResearcher(Scenario):
 
 
 async def test_a_researcher_that_answers_from_memory_is_made_to_search_first(tmp_path: Path):
-    settings = make_settings(tmp_path)
-    scenario = MemoryResearcher(wave=["alpha"])
+    settings = make_settings(tmp_path, max_researcher_iterations=1)
+    scenario = MemoryResearcher(tracks=3)
     events = await run_approved(settings, scenario)
     assert scenario.researcher_runs == ["memory"]
     evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
@@ -273,8 +293,8 @@ class TwoSearchResearcher(Scenario):
 
 
 async def test_a_researchers_searches_share_one_numbering(tmp_path: Path):
-    settings = make_settings(tmp_path)
-    scenario = TwoSearchResearcher(wave=["alpha"])
+    settings = make_settings(tmp_path, max_researcher_iterations=1)
+    scenario = TwoSearchResearcher(tracks=3)
     events = await run_approved(settings, scenario)
     assert "[3] Beta page 1" in scenario.seen_results[1]  # numbered after alpha's two results
     evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
@@ -308,8 +328,8 @@ class LoopingResearcher(Scenario):
 async def test_a_repeated_search_is_answered_with_a_nudge_instead_of_the_same_results(
     tmp_path: Path,
 ):
-    settings = make_settings(tmp_path)
-    scenario = LoopingResearcher(wave=["alpha"])
+    settings = make_settings(tmp_path, max_researcher_iterations=1)
+    scenario = LoopingResearcher(tracks=3)
     events = await run_approved(settings, scenario)
     assert len(scenario.researcher_runs) == 2  # the search, then its one repeat
     assert "already called search_web" in scenario.seen_results[-1]
@@ -317,30 +337,11 @@ async def test_a_repeated_search_is_answered_with_a_nudge_instead_of_the_same_re
     assert [r.source_urls for r in evidence] == [["https://alpha.example.org/article-1"]]
 
 
-class ThinkFirstSupervisor(Scenario):
-    """Reflects on its first turn, then dispatches its own topic."""
-
-    def supervise(self, messages):
-        from tests.helpers.scripted_model import tool_call_message
-
-        if self.supervisor_calls == 0:
-            self.supervisor_calls += 1
-            return tool_call_message("think_tool", {"reflection": "Start with gamma."})
-        return super().supervise(messages)
-
-
-async def test_a_supervisor_that_thinks_first_keeps_its_own_topics(tmp_path: Path):
-    settings = make_settings(tmp_path, max_concurrent_research_units=2)
-    scenario = ThinkFirstSupervisor(wave=["gamma"])
-    await run_approved(settings, scenario)
-    assert scenario.researcher_runs == ["gamma"]
-
-
 async def test_research_that_ends_at_its_cap_reports_the_final_gate_verdict(tmp_path: Path):
     """The verdict the report is written under arrives as typed progress when research ends,
     not only as a phase detail: a consumer shows it without waiting for the report."""
     settings = make_settings(tmp_path, max_researcher_iterations=3, min_evidence_records=50)
-    scenario = Scenario(wave=["alpha", "beta", "gamma", "delta"], second_wave=["epsilon"])
+    scenario = Scenario(tracks=4, second_wave=["epsilon"])
     events = await run_approved(settings, scenario)
     last = progress_of(events)[-1]
     assert last.quality_gate_status == "retry"
@@ -362,14 +363,13 @@ def test_the_gate_reason_counts_agree_with_their_nouns():
 
 
 async def test_research_that_ends_early_names_the_tracks_it_never_researched(tmp_path: Path):
-    settings = make_settings(tmp_path, min_evidence_records=4, min_source_domains=2)
-    scenario = Scenario(wave=["alpha", "beta"])  # the gate passes before gamma is researched
+    settings = make_settings(tmp_path, max_researcher_iterations=2)
+    scenario = Scenario(tracks=3)  # the cap ends research before gamma is researched
     events = await run_approved(settings, scenario)
     passes = progress_of(events)
     last = passes[-1]
-    assert last.quality_gate_status == "pass"
     assert last.unresearched_tracks == ["Track gamma"]
-    assert last.unresearched_reason == "enough_evidence"
+    assert last.unresearched_reason == "research_stopped"
     assert all(not p.unresearched_tracks for p in passes[:-1])
 
 
@@ -402,10 +402,13 @@ def test_a_track_is_researched_by_the_topic_that_names_it_or_shares_most_words()
         "How do OS threads behave, their characteristics",
         "asyncio tasks and threads for concurrent IO. Covers: asyncio tasks and threads",
     ]
-    assert unresearched_tracks(plan, topics) == [
+    units = [{"topic": topic} for topic in topics]
+    assert unresearched_tracks(plan, units) == [
         "asyncio tasks and threads: trade-offs and pitfalls"
     ]
-    assert unresearched_tracks(None, topics) == []
+    assert unresearched_tracks(None, units) == []
+    # A unit the engine dispatched for a track names it, whatever its words.
+    assert unresearched_tracks(plan, [{"topic": "anything", "track": 3}, *units]) == []
 
 
 async def test_a_claim_two_units_record_from_the_same_sources_is_one_piece_of_evidence(
@@ -414,7 +417,7 @@ async def test_a_claim_two_units_record_from_the_same_sources_is_one_piece_of_ev
     # Two researchers at once on the same subject write down the same sentences from the same
     # pages; counted twice, they would pass the gate on half the evidence it asks for.
     settings = make_settings(tmp_path, min_evidence_records=3, max_researcher_iterations=2)
-    scenario = Scenario(wave=["alpha", "alpha again"])
+    scenario = Scenario(track_words=["alpha", "alpha again", "beta"])
     events = await run_approved(settings, scenario)
     assert sorted(scenario.researcher_runs) == ["alpha", "alpha"]
     claims = [e.record.claim for e in events if isinstance(e, EvidenceAdded)]
@@ -427,13 +430,54 @@ async def test_a_claim_two_units_record_from_the_same_sources_is_one_piece_of_ev
 
 
 async def test_a_later_wave_announces_no_claim_the_ledger_already_holds(tmp_path: Path):
-    settings = make_settings(tmp_path, min_evidence_records=3, max_researcher_iterations=2)
-    scenario = Scenario(wave=["alpha"], second_wave=["alpha in depth"])
+    settings = make_settings(tmp_path, min_evidence_records=7, max_researcher_iterations=4)
+    scenario = Scenario(tracks=3, second_wave=["alpha in depth"])
     events = await run_approved(settings, scenario)
-    assert scenario.researcher_runs == ["alpha", "alpha"]
+    assert scenario.researcher_runs == ["alpha", "beta", "gamma", "alpha"]
     claims = [e.record.claim for e in events if isinstance(e, EvidenceAdded)]
-    assert claims == [
+    assert [claim for claim in claims if "alpha" in claim] == [
         "The alpha finding number 1 is documented.",
         "The alpha finding number 2 is documented.",
     ]
-    assert progress_of(events)[-1].evidence_record_count == 2
+    assert progress_of(events)[-1].evidence_record_count == 6
+
+
+async def test_tracks_the_person_edited_at_review_are_researched_first(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=1)
+    scenario = Scenario(tracks=3)
+    plan = scenario.plan()
+    gamma = plan.tracks[2].model_copy(update={"queries": ["gamma query", "gamma history"]})
+    edited = plan.model_copy(update={"tracks": [*plan.tracks[:2], gamma]})
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        _ = [e async for e in session.start("Compare alpha and beta", mode="deep")]
+        decision = PlanDecision(action="edit", plan=edited)
+        _ = [e async for e in session.review_plan(decision)]
+    assert scenario.researcher_runs == ["gamma", "alpha", "beta"]
+
+
+async def test_tracks_the_persons_feedback_names_are_researched_first(tmp_path: Path):
+    settings = make_settings(tmp_path, max_concurrent_research_units=1)
+    scenario = Scenario(tracks=3)
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        _ = [e async for e in session.start("Compare alpha and beta", mode="deep")]
+        feedback = PlanDecision(action="revise", feedback="Focus on gamma first, please.")
+        _ = [e async for e in session.review_plan(feedback)]
+        _ = [e async for e in session.review_plan(PlanDecision(action="approve"))]
+    assert scenario.plan_feedback_seen == ["Focus on gamma first, please."]
+    assert scenario.researcher_runs == ["gamma", "alpha", "beta"]
+
+
+def test_track_order_puts_edited_tracks_then_asked_for_tracks_first():
+    from engine.nodes.plan_dispatch import track_order
+    from engine.schemas import ResearchPlan, ResearchTrack
+
+    plan = ResearchPlan(
+        scope="the scope",
+        tracks=[
+            ResearchTrack(title=f"Track {w}", section=f"Section {w}", queries=[f"{w} query"])
+            for w in ("alpha", "beta", "gamma", "delta")
+        ],
+    )
+    assert track_order(plan) == [0, 1, 2, 3]
+    assert track_order(plan, ["more on delta"]) == [3, 0, 1, 2]
+    assert track_order(plan, ["more on delta"], ["Track beta"]) == [1, 3, 0, 2]

@@ -6,17 +6,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.runtime import Runtime
 
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
-from engine.events import ReportReviewed
 from engine.grounding.critic import critique
 from engine.grounding.enforce import LOST_CITATIONS
 from engine.middleware.retry import RetryPolicy
 from engine.nodes.deps import EngineDeps
-from engine.nodes.report import final_report
 from engine.schemas import ResearchPlan, ResearchTrack
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.conftest import make_settings
@@ -115,71 +111,9 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return captured
 
 
-async def test_the_writer_revises_until_the_critic_finds_nothing(
-    tmp_path: Path, events: list[Any]
-) -> None:
-    fixed = GOOD.replace(
-        "\n\n## Sources",
-        "\n\n## Queue joining\nQueue.join() blocks until all items are "
-        "processed [2].\n\n## Sources",
-    )
-    model = ScriptedChatModel.sequence([BAD, fixed])
-    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
-    assert result["final_report"] == fixed.strip()
-    revision = next(m.content for m in model.calls[1] if isinstance(m, HumanMessage))
-    assert "## Your draft" in revision and "evicts entries after 600 seconds" in revision
-    reviews = [e for e in events if isinstance(e, ReportReviewed)]
-    assert [(e.round, e.outcome) for e in reviews] == [(1, "revising"), (2, "clean")]
-    assert reviews[0].unsupported_claims == 1 and reviews[0].missing_sections == ["Queue joining"]
-
-
-async def test_rounds_are_bounded_and_zero_rounds_skip_the_critic(
-    tmp_path: Path, events: list[Any]
-) -> None:
-    worse = BAD.replace(
-        "[1]. lru_cache evicts", "[1]. lru_cache was added in Python 2.1 [1]. It evicts"
-    )
-    # Three problems, then two, then one: each revision is better, none is clean.
-    model = ScriptedChatModel.sequence([worse, BAD, GOOD, GOOD])
-    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
-    assert len(model.calls) == 3 and result["final_report"] == GOOD.strip()
-    assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == ["revising"] * 2
-
-    events.clear()
-    once = ScriptedChatModel.sequence([BAD])
-    result = await final_report(_state(), Runtime(context=_deps(tmp_path, once, rounds=0)))
-    assert len(once.calls) == 1 and result["final_report"] == BAD.strip()
-    assert not [e for e in events if isinstance(e, ReportReviewed)]
-
-
-async def test_a_revision_no_better_than_the_draft_is_rejected(
-    tmp_path: Path, events: list[Any]
-) -> None:
-    broken = "# Report\n\nEverything is great [9].\n"  # nothing cited resolves any more
-    for revision in (BAD, broken):
-        events.clear()
-        model = ScriptedChatModel.sequence([BAD, revision])
-        result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
-        assert len(model.calls) == 2 and result["final_report"] == BAD.strip()
-        assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == [
-            "revising",
-            "revision_rejected",
-        ]
-
-
 def test_a_sentence_repeated_through_the_draft_is_one_finding() -> None:
     repeated = BAD.replace(
         "\n\n## Sources", " lru_cache evicts entries after 600 seconds [1].\n\n## Sources"
     )
     found = critique(repeated, None, RECORDS, _registry())
     assert len(found.unsupported) == 1
-
-
-async def test_a_failed_revision_keeps_the_draft(tmp_path: Path, events: list[Any]) -> None:
-    model = ScriptedChatModel.sequence([BAD, RuntimeError("server went away")])
-    result = await final_report(_state(), Runtime(context=_deps(tmp_path, model, rounds=2)))
-    assert result["final_report"] == BAD.strip()
-    assert [e.outcome for e in events if isinstance(e, ReportReviewed)] == [
-        "revising",
-        "revision_failed",
-    ]

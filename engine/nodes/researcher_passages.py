@@ -1,0 +1,135 @@
+"""The passages a research unit starts from: its queries, searched before its first turn.
+
+A small model given the evidence beats one asked to go and find it. So each unit's queries
+are searched with the unit's own search tool (same registry, same events, same results as the
+researcher's own calls) before the researcher speaks, and the passages are numbered in its
+first message within a share of the model's context window. The researcher's findings cite
+those numbers; `seed_catalog` maps them to sources for the evidence extraction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+from engine.citations.registry import SourceRegistry
+from engine.config import Settings
+from engine.nodes.deps import EngineDeps
+from engine.sourcing.source_numbers import SourceCatalog
+
+MAX_QUERIES = 4
+PASSAGE_CHARS = 700
+# The passages get an eighth of the window: the researcher's prompt, tool schemas and its
+# own tool loop need the rest, and a CPU model reads a prompt at tens of tokens a second.
+PASSAGE_WINDOW_SHARE = 8
+CHARS_PER_TOKEN = 3
+PASSAGES_HEADING = "Passages retrieved for this topic (cite them by number, like [1]):"
+
+
+@dataclass(frozen=True)
+class Passage:
+    number: int
+    title: str
+    locator: str
+    text: str
+
+
+class _SearchTap:
+    """Records into the unit's registry and keeps, per search, what each result showed."""
+
+    def __init__(self, registry: SourceRegistry) -> None:
+        self.registry = registry
+        self.searches: list[list[tuple[str, str, str]]] = [[]]
+
+    def add_url(self, url: str, title: str | None = None, passage: str | None = None) -> bool:
+        self.searches[-1].append((title or url, url, passage or ""))
+        return self.registry.add_url(url, title, passage)
+
+    def add_document(self, key: str, title: str | None = None, passage: str | None = None) -> bool:
+        self.searches[-1].append((title or key, key, passage or ""))
+        return self.registry.add_document(key, title, passage)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.registry, name)
+
+
+def passage_budget_chars(settings: Settings) -> int:
+    return settings.model_max_input_tokens // PASSAGE_WINDOW_SHARE * CHARS_PER_TOKEN
+
+
+async def retrieve_passages(
+    deps: EngineDeps,
+    registry: SourceRegistry,
+    unit_id: str,
+    focus: str,
+    queries: list[str],
+) -> list[Passage]:
+    """Each query searched once with the unit's search tool; the results numbered, the best
+    of every search first, within the budget. Empty without search or queries."""
+    if not deps.has_search:
+        return []
+    tap = _SearchTap(registry)
+    tools = {tool.name: tool for tool in deps.tools_for(cast(Any, tap), unit_id, focus)}
+    search = tools.get("search_web")
+    if search is None:
+        return []
+    for query in [q for q in queries if q.strip()][:MAX_QUERIES]:
+        try:
+            await search.ainvoke({"query": query})
+        except Exception:  # noqa: S112 - a failed search leaves the researcher its own tools
+            continue
+        tap.searches.append([])
+    return numbered_passages(tap.searches, passage_budget_chars(deps.settings))
+
+
+def numbered_passages(
+    searches: list[list[tuple[str, str, str]]], budget_chars: int
+) -> list[Passage]:
+    """Results taken rank by rank across the searches (each query's best first), repeats
+    dropped, numbered from 1 until the budget is spent."""
+    passages: list[Passage] = []
+    seen: set[tuple[str, str]] = set()
+    used = 0
+    depth = max((len(results) for results in searches), default=0)
+    for rank in range(depth):
+        for results in searches:
+            if rank >= len(results):
+                continue
+            title, locator, text = results[rank]
+            text = _clip(" ".join((text or title).split()))
+            if (locator, text) in seen:
+                continue
+            size = len(title) + len(locator) + len(text) + 20
+            if used + size > budget_chars:
+                return passages
+            seen.add((locator, text))
+            used += size
+            passages.append(Passage(len(passages) + 1, title, locator, text))
+    return passages
+
+
+def _clip(text: str) -> str:
+    if len(text) <= PASSAGE_CHARS:
+        return text
+    cut = text.rfind(" ", 0, PASSAGE_CHARS)
+    return text[: cut if cut > 0 else PASSAGE_CHARS] + " …"
+
+
+def passages_block(passages: list[Passage]) -> str:
+    """The passages as the researcher reads them, in the search results' own shape."""
+    blocks = [PASSAGES_HEADING]
+    for passage in passages:
+        where = "URL" if "://" in passage.locator else "Document"
+        blocks.append(
+            f"[{passage.number}] {passage.title}\n{where}: {passage.locator}\n{passage.text}"
+        )
+    return "\n\n".join(blocks)
+
+
+def seed_catalog(passages: list[Passage]) -> SourceCatalog:
+    """The passages' numbers as sources, for the findings that cite them."""
+    catalog = SourceCatalog({})
+    for passage in passages:
+        catalog.entries[passage.number] = (passage.title, passage.locator)
+        catalog.passages[passage.number] = passage.text
+    return catalog

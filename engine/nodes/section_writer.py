@@ -1,0 +1,214 @@
+"""The writer, section by section: each track's claims with their passages, then a summary.
+
+Each section is written from its own numbered passages (engine.nodes.section_inputs), in a
+prompt sized to the model's context, so a long run never overflows the writer and its
+citations cannot drift to another section's sources. Where the endpoint's profile supports
+structured output the section comes back as claims with passage ids (`SectionDraft`); else
+as prose with `[n]` markers. Either way the engine maps each passage number to its source and
+numbers the sources for the whole report; a sentence citing no passage it was given is
+dropped. A section the model cannot write is its findings, each cited to its passages. The
+summary is written last, from the sections.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from engine.budget import another_call_allowed
+from engine.middleware.guarded import guarded_text_call
+from engine.middleware.retry import RetryPolicy
+from engine.middleware.structured_output import invoke_structured
+from engine.nodes.section_inputs import SectionInput
+from engine.prompt_blocks import SECTION_INPUT_HEADING
+from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
+from engine.schemas import Claim, SectionDraft
+
+_MARKERS = re.compile(r"\s*\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
+MAX_CLAIMS = 8
+
+
+@dataclass
+class SourceNumbers:
+    """One number per source for the whole report, in order of first citation."""
+
+    order: list[str] = field(default_factory=list)
+
+    def number(self, locator: str) -> int:
+        if locator not in self.order:
+            self.order.append(locator)
+        return self.order.index(locator) + 1
+
+
+@dataclass(frozen=True)
+class WrittenSection:
+    heading: str
+    sentences: list[tuple[str, list[int]]]  # text, report-wide source numbers
+    written_by_model: bool
+
+    def markdown(self) -> str:
+        # One sentence a line: one paragraph when rendered, one claim per line when read.
+        return "\n".join(_cited(text, numbers) for text, numbers in self.sentences)
+
+
+def _cited(text: str, numbers: Sequence[int]) -> str:
+    """The sentence with its markers before its closing punctuation: `… cancelled [1].`"""
+    marks = "".join(f"[{n}]" for n in numbers)
+    if text and text[-1] in ".!?":
+        return f"{text[:-1].rstrip()} {marks}{text[-1]}"
+    return f"{text} {marks}"
+
+
+async def structured_output_supported(model: BaseChatModel, role: str = "writer") -> bool:
+    """Whether the model's endpoint returns structured output (its capability profile says);
+    a model without an endpoint profile (offline, in-process) does."""
+    endpoint = getattr(model, "endpoint", None)
+    resolved = getattr(endpoint, "resolved", None)
+    if resolved is None:
+        return True
+    profile = await resolved(role)
+    return str(getattr(profile, "structured_output", "text")) != "text"
+
+
+def claims_from_prose(text: str) -> list[Claim]:
+    """Prose with `[n]` markers as claims: each sentence with the numbers it cites."""
+    claims: list[Claim] = []
+    for piece in _SENTENCE_END.split(text):
+        sentence = piece.strip().lstrip("-*• ").strip()
+        if not sentence or sentence.startswith("#"):
+            continue
+        ids = [n for group in _MARKERS.findall(sentence) for n in _numbers(group)]
+        claims.append(Claim(text=_MARKERS.sub("", sentence).strip(), source_ids=ids))
+    return claims
+
+
+def _numbers(group: str) -> list[int]:
+    found: list[int] = []
+    for part in re.split(r"\s*,\s*", group):
+        bounds = re.split(r"\s*[–-]\s*", part)
+        if len(bounds) == 2 and all(b.isdigit() for b in bounds):
+            low, high = int(bounds[0]), int(bounds[1])
+            found += list(range(low, min(high, low + 10) + 1))
+        elif part.strip().isdigit():
+            found.append(int(part))
+    return found
+
+
+def cited_sentences(
+    claims: Sequence[Claim], known: dict[int, str], numbers: SourceNumbers
+) -> list[tuple[str, list[int]]]:
+    """Claims citing at least one passage they were given, their ids turned into report-wide
+    source numbers; the rest dropped (a sentence resting on nothing it was shown)."""
+    kept: list[tuple[str, list[int]]] = []
+    seen: set[str] = set()
+    for claim in claims[:MAX_CLAIMS]:
+        text = " ".join(_MARKERS.sub("", claim.text).split())
+        locators = [known[i] for i in dict.fromkeys(claim.source_ids) if i in known]
+        if not text or not locators or text.casefold() in seen:
+            continue
+        seen.add(text.casefold())
+        if text[-1] not in ".!?":
+            text += "."
+        kept.append((text, list(dict.fromkeys(numbers.number(loc) for loc in locators))))
+    return kept
+
+
+async def draft_claims(
+    model: BaseChatModel,
+    system: str,
+    prompt: str,
+    *,
+    structured: bool,
+    policy: RetryPolicy,
+) -> list[Claim]:
+    """One writer call: claims with ids (structured), else prose read back as claims."""
+    messages = [SystemMessage(content=system), HumanMessage(content=prompt)]
+    if structured:
+        draft = await invoke_structured(model, SectionDraft, messages, policy=policy)
+        return list(draft.claims)
+    reply = await guarded_text_call(model, messages, policy=policy)
+    return claims_from_prose(reply.text)
+
+
+async def write_section(
+    model: BaseChatModel,
+    section: SectionInput,
+    numbers: SourceNumbers,
+    *,
+    date: str,
+    structured: bool,
+    policy: RetryPolicy,
+) -> WrittenSection:
+    """The section written by the model, else its findings cited to their passages."""
+    known = {p.number: p.locator for p in section.passages}
+    if another_call_allowed():
+        try:
+            claims = await draft_claims(
+                model,
+                SECTION_PROMPT.format(date=date),
+                section.prompt(),
+                structured=structured,
+                policy=policy,
+            )
+        except Exception:
+            claims = []
+        sentences = cited_sentences(claims, known, numbers)
+        if sentences:
+            return WrittenSection(section.heading, sentences, written_by_model=True)
+    findings = [Claim(text=text, source_ids=ids) for text, ids in section.findings]
+    return WrittenSection(
+        section.heading, cited_sentences(findings, known, numbers), written_by_model=False
+    )
+
+
+def summary_prompt(question: str, sections: Sequence[WrittenSection]) -> str:
+    payload: dict[str, Any] = {
+        "question": question,
+        "sections": [
+            {
+                "heading": section.heading,
+                "sentences": [
+                    {"text": text, "sources": numbers} for text, numbers in section.sentences
+                ],
+            }
+            for section in sections
+            if section.sentences
+        ],
+    }
+    return f"{SECTION_INPUT_HEADING}\n{json.dumps(payload, ensure_ascii=False)}"
+
+
+async def write_summary(
+    model: BaseChatModel,
+    question: str,
+    sections: Sequence[WrittenSection],
+    numbers: SourceNumbers,
+    *,
+    date: str,
+    structured: bool,
+    policy: RetryPolicy,
+) -> list[tuple[str, list[int]]]:
+    """A short summary from the written sections, citing the sources they cite (empty when
+    there is nothing to summarise or the model cannot)."""
+    cited = {n for section in sections for _, ns in section.sentences for n in ns}
+    if not cited or not another_call_allowed():
+        return []
+    try:
+        claims = await draft_claims(
+            model,
+            SUMMARY_PROMPT.format(date=date),
+            summary_prompt(question, sections),
+            structured=structured,
+            policy=policy,
+        )
+    except Exception:
+        return []
+    known = {n: numbers.order[n - 1] for n in cited}
+    return cited_sentences(claims[:4], known, numbers)

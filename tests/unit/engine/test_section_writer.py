@@ -1,0 +1,296 @@
+"""The writer, section by section: prompts sized to the window, passage numbers mapped to
+sources by the engine, one line for a track that found nothing, the summary written last."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage
+from langgraph.runtime import Runtime
+
+from engine.citations.evidence import EvidenceRecord
+from engine.citations.registry import SourceRegistry
+from engine.config import settings_from_mapping
+from engine.middleware.retry import RetryPolicy
+from engine.models.factory import make_chat_model
+from engine.models.offline.section_writer import section_payload
+from engine.nodes.deps import EngineDeps
+from engine.nodes.report import final_report
+from engine.nodes.section_inputs import SECTION_OUTPUT_TOKENS
+from engine.schemas import Claim, ResearchPlan, ResearchTrack, SectionDraft
+from tests.fixtures.openai_server import OpenAIServer
+from tests.helpers.scripted_model import ScriptedChatModel, human_text, structured_reply
+from tests.helpers.scripted_openai_server import Answer, ScriptedOpenAIServer
+from tests.unit.engine.conftest import make_settings
+
+PLAN = ResearchPlan(
+    scope="asyncio tasks",
+    tracks=[
+        ResearchTrack(title="Cancelling tasks", section="Cancellation", queries=["cancel"]),
+        ResearchTrack(title="Timeouts on awaits", section="Timeouts", queries=["wait_for"]),
+        ResearchTrack(title="Task groups", section="Task groups", queries=["TaskGroup"]),
+    ],
+)
+A, B = "https://a.example.org/tasks", "https://b.example.org/timeouts"
+
+
+def _registry() -> SourceRegistry:
+    registry = SourceRegistry()
+    registry.add_url(A, "Tasks page", "Task.cancel() requests that the task be cancelled.")
+    registry.add_url(B, "Timeouts page", "wait_for() cancels the task when the timeout expires.")
+    return registry
+
+
+def _state(records: list[EvidenceRecord], units: dict[str, Any], registry: SourceRegistry):
+    return {
+        "question": "How are asyncio tasks cancelled?",
+        "plan": PLAN.model_dump(mode="json"),
+        "evidence_ledger": [r.model_dump(mode="json") for r in records],
+        "research_units": units,
+        "registry": registry.to_dict(),
+    }
+
+
+def _deps(settings, model) -> EngineDeps:
+    return EngineDeps(
+        settings=settings,
+        model_for=lambda role: model,
+        tools_for=lambda registry, unit_id, focus=None: [],
+        retry=RetryPolicy(max_retries=0),
+    )
+
+
+def _record(n: int, claim: str, source: str, unit: str) -> EvidenceRecord:
+    return EvidenceRecord(
+        id=f"{unit}-e{n}", claim=claim, source_urls=[source], research_unit_id=unit
+    )
+
+
+UNITS = {
+    "unit-1": {"id": "unit-1", "topic": "t1", "status": "completed", "track": 0},
+    "unit-2": {"id": "unit-2", "topic": "t2", "status": "completed", "track": 1},
+}
+RECORDS = [
+    _record(1, "Task.cancel() requests that the task be cancelled.", A, "unit-1"),
+    _record(1, "wait_for() cancels the task when the timeout expires.", B, "unit-2"),
+]
+
+
+def _claims_writer(calls: list[dict[str, Any]]):
+    """A writer that restates each finding, citing its passages (the summary: the first)."""
+
+    def respond(messages: list[BaseMessage]) -> Any:
+        payload = section_payload(human_text(messages)) or {}
+        calls.append(payload)
+        if "sections" in payload:
+            first = payload["sections"][0]["sentences"][0]
+            return structured_reply(
+                SectionDraft(claims=[Claim(text=first["text"], source_ids=first["sources"])])
+            )
+        findings = payload["findings"]
+        return structured_reply(
+            SectionDraft(claims=[Claim(text=f["text"], source_ids=f["passages"]) for f in findings])
+        )
+
+    return respond
+
+
+async def test_each_track_is_a_section_and_one_that_found_nothing_says_why(tmp_path: Path):
+    calls: list[dict[str, Any]] = []
+    model = ScriptedChatModel(responder=_claims_writer(calls))
+    settings = make_settings(tmp_path, max_researcher_iterations=2, critic_rounds=0)
+    state = _state(RECORDS, UNITS, _registry())
+    result = await final_report(state, Runtime(context=_deps(settings, model)))
+    report = result["final_report"]
+    headings = [line[3:] for line in report.splitlines() if line.startswith("## ")]
+    assert headings == ["Summary", "Cancellation", "Timeouts", "Task groups", "Sources"]
+    groups = report.split("## Task groups\n\n")[1].split("\n\n")[0]
+    assert groups == (
+        "_This track was not researched: the cap of 2 researchers "
+        "(MAX_RESEARCHER_ITERATIONS) was used up._"
+    )
+    # The sections in plan order, the summary last, from the written sections.
+    assert [c.get("section") for c in calls[:2]] == ["Cancellation", "Timeouts"]
+    assert "sections" in calls[-1] and len(calls) == 3
+    assert "task be cancelled [1]." in report and "timeout expires [2]." in report
+    assert report.rstrip().endswith(f"[1] Tasks page: {A}\n[2] Timeouts page: {B}")
+    assert result["writer_fallback"] is None
+
+
+async def test_a_researched_track_without_findings_says_so(tmp_path: Path):
+    model = ScriptedChatModel(responder=_claims_writer([]))
+    units = {**UNITS, "unit-3": {"id": "unit-3", "topic": "t3", "status": "completed", "track": 2}}
+    settings = make_settings(tmp_path, critic_rounds=0)
+    result = await final_report(
+        _state(RECORDS, units, _registry()), Runtime(context=_deps(settings, model))
+    )
+    section = result["final_report"].split("## Task groups\n\n")[1].split("\n\n")[0]
+    assert section == "_This track's research found nothing citable in the retrieved sources._"
+
+
+def _text_writer(llm_url: str, tmp_path: Path, window: int = 16384):
+    settings = settings_from_mapping(
+        {
+            "ORCHESTRATOR_MODEL": "local-test",
+            "ORCHESTRATOR_BASE_URL": llm_url,
+            "OPENAI_API_KEY": "sk-test",
+            "MODEL_MAX_INPUT_TOKENS": str(window),
+            "MODEL_TOOL_CALLING": "prompted",
+            "MODEL_STRUCTURED_OUTPUT": "text",
+            "DATA_DIR": str(tmp_path),
+            "LLM_TIMEOUT_SECONDS": "5",
+            "SEARCH_PROVIDER": "none",
+            "CRITIC_ROUNDS": "0",
+        }
+    )
+    model = make_chat_model(settings, "writer")
+    model.endpoint.transport.policy = RetryPolicy(max_retries=0)
+    return settings, model
+
+
+async def test_passage_numbers_in_prose_become_the_reports_source_numbers(tmp_path: Path):
+    """Over HTTP to a server without structured output: prose with [n] markers. The section's
+    own passage numbers are mapped to sources by the engine; a sentence citing no passage it
+    was given, or none at all, is dropped."""
+    bodies: list[dict[str, Any]] = []
+
+    def answer(body: dict[str, Any]) -> Answer:
+        bodies.append(body)
+        prompt = body["messages"][-1]["content"]
+        payload = section_payload(prompt) or {}
+        if "sections" in payload:
+            return Answer(content="Tasks are cancelled on request [2].")
+        if payload.get("section") == "Timeouts":
+            return Answer(
+                content="A timeout cancels the awaited task [1]. "
+                "Timeouts are great for everyone. It returns 42 [7]."
+            )
+        return Answer(content="A task is cancelled with Task.cancel() [1].")
+
+    records = [RECORDS[0], RECORDS[1]]
+    with ScriptedOpenAIServer(answer) as llm:
+        settings, model = _text_writer(llm.base_url, tmp_path)
+        result = await final_report(
+            _state(records, UNITS, _registry()), Runtime(context=_deps(settings, model))
+        )
+    report = result["final_report"]
+    assert all("response_format" not in body for body in bodies)
+    timeouts = report.split("## Timeouts\n\n")[1].split("\n\n")[0]
+    # The Timeouts section's passage [1] is the timeouts page: source 2 of the report.
+    assert timeouts == "A timeout cancels the awaited task [2]."
+    assert "Task.cancel() [1]." in report
+    assert "## Summary\n\nTasks are cancelled on request [2]." in report
+    assert report.rstrip().endswith(f"[1] Tasks page: {A}\n[2] Timeouts page: {B}")
+
+
+async def test_section_prompts_fit_a_16k_window_whatever_the_ledger_size(tmp_path: Path):
+    registry = SourceRegistry()
+    records = []
+    for n in range(1, 401):
+        url = f"https://docs{n}.example.org/page"
+        registry.add_url(url, f"Page {n} " + "title " * 20, f"Fact {n} is long. " + "word " * 2500)
+        unit = f"unit-{1 + n % 3}"
+        records.append(_record(n, f"Fact {n} holds for tasks " + "and more " * 40, url, unit))
+    units = {
+        f"unit-{i}": {"id": f"unit-{i}", "topic": "t", "status": "completed", "track": i - 1}
+        for i in (1, 2, 3)
+    }
+    prompts: list[list[BaseMessage]] = []
+
+    def respond(messages: list[BaseMessage]) -> Any:
+        prompts.append(messages)
+        return _claims_writer([])(messages)
+
+    model = ScriptedChatModel(responder=respond)
+    settings = make_settings(tmp_path, model_max_input_tokens=16384, critic_rounds=0)
+    result = await final_report(
+        _state(records, units, registry), Runtime(context=_deps(settings, model))
+    )
+    assert len(prompts) == 4  # three sections and the summary
+    for messages in prompts:
+        chars = sum(len(str(m.content)) for m in messages)
+        # Two characters a token is the densest text the estimator allows (URLs, code).
+        assert chars / 2 + SECTION_OUTPUT_TOKENS <= 16384
+        payload = section_payload(str(messages[-1].content))
+        assert payload and (payload.get("findings") or payload.get("sections"))
+    sections = [section_payload(str(m[-1].content)) or {} for m in prompts[:3]]
+    assert all(len(s["findings"]) >= 3 for s in sections)
+    assert result["final_report"].count("[") > 10
+
+
+async def test_the_offline_model_writes_each_section_from_its_findings(tmp_path: Path):
+    """The same writer path through the offline model over HTTP with JSON-schema output: the
+    section's claims are its findings (quotes), each citing its passage."""
+    settings = settings_from_mapping(
+        {
+            "ORCHESTRATOR_MODEL": "offline-over-http",
+            "OPENAI_API_KEY": "sk-test",
+            "MODEL_MAX_INPUT_TOKENS": "16384",
+            "MODEL_TOOL_CALLING": "native",
+            "MODEL_STRUCTURED_OUTPUT": "json_schema",
+            "DATA_DIR": str(tmp_path),
+            "LLM_TIMEOUT_SECONDS": "5",
+            "SEARCH_PROVIDER": "none",
+            "CRITIC_ROUNDS": "0",
+        }
+    )
+    with OpenAIServer() as llm:
+        settings = settings.model_copy(update={"orchestrator_base_url": llm.base_url})
+        model = make_chat_model(settings, "writer")
+        result = await final_report(
+            _state(RECORDS, UNITS, _registry()), Runtime(context=_deps(settings, model))
+        )
+        bodies = llm.requests
+    assert any(
+        (b.get("response_format") or {}).get("json_schema", {}).get("name") == "SectionDraft"
+        for b in bodies
+    )
+    report = result["final_report"]
+    assert "## Cancellation\n\nTask.cancel() requests that the task be cancelled [1]." in report
+    assert "## Timeouts\n\nwait_for() cancels the task when the timeout expires [2]." in report
+    assert result["writer_fallback"] is None
+    assert json.loads(json.dumps(result))  # the state update stays JSON
+
+
+def test_human_prompt_is_one_json_object_after_its_heading():
+    from engine.nodes.section_inputs import section_input
+
+    built = section_input("Cancellation", "Cancelling tasks", "q", RECORDS[:1], _registry(), 10_000)
+    message = HumanMessage(content=built.prompt())
+    payload = section_payload(str(message.content))
+    assert payload == {
+        "question": "q",
+        "section": "Cancellation",
+        "track": "Cancelling tasks",
+        "passages": [
+            {
+                "id": 1,
+                "source": "Tasks page",
+                "text": "Task.cancel() requests that the task be cancelled.",
+            }
+        ],
+        "findings": [{"text": RECORDS[0].claim, "passages": [1]}],
+    }
+
+
+async def test_the_critic_takes_out_a_sentence_its_passages_do_not_support(tmp_path: Path):
+    def respond(messages: list[BaseMessage]) -> Any:
+        payload = section_payload(human_text(messages)) or {}
+        if "sections" in payload:
+            return structured_reply(SectionDraft(claims=[]))
+        claims = [Claim(text=f["text"], source_ids=f["passages"]) for f in payload["findings"]]
+        claims.append(
+            Claim(text="Pandas dataframes merge on their indexes by default.", source_ids=[1])
+        )
+        return structured_reply(SectionDraft(claims=claims))
+
+    model = ScriptedChatModel(responder=respond)
+    settings = make_settings(tmp_path, critic_rounds=1)
+    result = await final_report(
+        _state(RECORDS, UNITS, _registry()), Runtime(context=_deps(settings, model))
+    )
+    report = result["final_report"]
+    assert "Pandas" not in report
+    assert "task be cancelled [1]." in report and "timeout expires [2]." in report
