@@ -38,6 +38,7 @@ from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recur
 from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
 from engine.shallow.retrieval import (
+    is_retrieval_call,
     passage_budget,
     retrieval_messages,
     retrieve,
@@ -392,6 +393,7 @@ class _QuickNodes:
             available_documents=state.get("available_documents") or self.available_documents or (),
             collection_name=state.get("collection_name"),
             user_info=state.get("user_info"),
+            passages_given=any(is_retrieval_call(m) for m in state["messages"]),
         )
         messages: list[BaseMessage] = list(state["messages"])
         if self.passages_as_turn:

@@ -94,8 +94,14 @@ def render_shallow_prompt(
     available_documents: Sequence[str] = (),
     collection_name: str | None = None,
     user_info: Mapping[str, Any] | None = None,
+    passages_given: bool = False,
 ) -> str:
-    """The system prompt for one quick-path model call."""
+    """The system prompt for one quick-path model call.
+
+    Once the model has been given the question's passages, the list of available documents is
+    left out: the passages name the documents they come from, and every listed name is
+    prompt a small model reads before it answers.
+    """
     sections: list[list[str]] = [
         [
             QUICK_PROMPT_MARKER,
@@ -106,7 +112,8 @@ def render_shallow_prompt(
     ]
     if any(tool.get("name") == WEB_SEARCH_TOOL for tool in tools_info):
         sections.append(_query_rewriting_section(now.year))
-    sections.append(_documents_section(available_documents, collection_name))
+    listed = () if passages_given else available_documents
+    sections.append(_documents_section(listed, collection_name))
     sections.append(_user_section(user_info))
     sections.append(_ANSWER_RULES)
     return "\n\n".join("\n".join(section) for section in sections if section)

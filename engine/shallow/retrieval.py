@@ -29,7 +29,8 @@ from engine.sourcing.source_numbers import SEARCH_HEADER
 RETRIEVAL_CALL_ID = "call_engine_retrieval"
 # A quick answer needs the few passages that state the fact, not a page of them: every
 # passage is prompt the model reads before it writes a word (minutes on a CPU server).
-MAX_PASSAGE_CHARS = 6000
+# At most what a retrieve-then-answer script shows: five index chunks of up to 1,000 chars.
+MAX_PASSAGE_CHARS = 5000
 MIN_PASSAGE_CHARS = 1500
 WINDOW_DIVISOR = 6
 # A passage cut shorter than this is more noise than evidence: it is left out instead.
@@ -119,7 +120,7 @@ def retrieval_messages(question: str, results: str) -> list[BaseMessage]:
     ]
 
 
-def _is_retrieval_call(message: BaseMessage) -> bool:
+def is_retrieval_call(message: BaseMessage) -> bool:
     return isinstance(message, AIMessage) and any(
         call.get("id") == RETRIEVAL_CALL_ID for call in message.tool_calls
     )
@@ -140,7 +141,7 @@ def passages_turn(question: str, results: str) -> HumanMessage:
 def with_passages_turn(messages: list[BaseMessage]) -> list[BaseMessage]:
     """The conversation with the engine's search folded into one user turn of passages."""
     for position, message in enumerate(messages):
-        if not _is_retrieval_call(message) or position == 0:
+        if not is_retrieval_call(message) or position == 0:
             continue
         question = messages[position - 1]
         result = messages[position + 1] if position + 1 < len(messages) else None

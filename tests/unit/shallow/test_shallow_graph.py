@@ -233,8 +233,8 @@ async def test_selected_data_sources_narrow_the_bound_tools() -> None:
 
 
 async def test_state_context_reaches_the_prompt() -> None:
-    # The quick path searches first whenever search is bound.
-    model = RecordingChatModel.sequence([calls_message(search("roadmap")), ANSWER])
+    # Fetch only: nothing is searched first, so the documents are listed to be read.
+    model = RecordingChatModel.sequence([ANSWER])
     graph = build_shallow_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
@@ -242,6 +242,7 @@ async def test_state_context_reaches_the_prompt() -> None:
     await graph.ainvoke(
         {
             **question(),
+            "data_sources": ["fetch_url"],
             "available_documents": ["roadmap.md — 2031 roadmap"],
             "collection_name": "planning",
             "user_info": {"team": "platform"},
@@ -256,12 +257,25 @@ async def test_state_context_reaches_the_prompt() -> None:
 
 
 async def test_build_time_documents_are_listed_when_the_state_names_none() -> None:
-    model = RecordingChatModel.sequence([calls_message(search("roadmap")), ANSWER])
+    model = RecordingChatModel.sequence([ANSWER])
     graph = build_shallow_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
-    await graph.ainvoke(question())
+    await graph.ainvoke({**question(), "data_sources": ["fetch_url"]})
     assert "- default.md" in model.calls[0].messages[0].text
+
+
+async def test_once_passages_are_given_the_documents_are_not_listed() -> None:
+    model = RecordingChatModel.sequence([ANSWER])
+    graph = build_shallow_graph(
+        model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
+    )
+
+    await graph.ainvoke({**question(), "collection_name": "planning"})
+
+    prompt = model.calls[0].messages[0].text
+    assert "default.md" not in prompt
+    assert "Knowledge collection: planning" in prompt
 
 
 async def test_without_tools_the_model_answers_directly() -> None:
