@@ -36,6 +36,7 @@ from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.repeated_sections import without_repeated_sections
 from engine.prompt_blocks import format_ledger, format_plan
 from engine.prompts import FINAL_REPORT_PROMPT
+from engine.report_stream import streamed_report
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.source_numbers import SourceCatalog
 from engine.state import ResearchState
@@ -181,9 +182,10 @@ async def first_draft(
         keep_raw = raw_notes[: int(len(raw_notes) * fraction * fraction)]
         prompt = writer_prompt(state, keep_notes, keep_raw)
         try:
-            reply = await guarded_text_call(
-                deps.model_for("writer"), [system, HumanMessage(prompt)], policy=deps.retry
-            )
+            with streamed_report():
+                reply = await guarded_text_call(
+                    deps.model_for("writer"), [system, HumanMessage(prompt)], policy=deps.retry
+                )
         except Exception as exc:
             if is_context_overflow(exc):
                 continue
@@ -331,9 +333,10 @@ async def reviewed(
             "Write the whole revised report."
         )
         try:
-            reply = await guarded_text_call(
-                deps.model_for("writer"), [system, HumanMessage(revision)], policy=deps.retry
-            )
+            with streamed_report():
+                reply = await guarded_text_call(
+                    deps.model_for("writer"), [system, HumanMessage(revision)], policy=deps.retry
+                )
         except Exception:
             # The draft stands: a revision is an improvement, never a reason to fail the run.
             emit(event.model_copy(update={"outcome": "revision_failed"}))

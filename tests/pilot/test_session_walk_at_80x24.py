@@ -289,5 +289,7 @@ async def test_a_zoomed_pane_says_the_question_it_hides(tmp_path: Path) -> None:
         assert app.screen.maximized is plan  # the plan under review fills the screen
         assert QUESTION in str(plan.border_title)
         await press_and_settle(pilot, "y")
-        assert app.screen.maximized is None
+        report = app.screen.query_one(ReportPane)
+        assert app.screen.maximized is report  # the finished report takes the screen
+        assert QUESTION in str(report.border_title)
         assert str(plan.border_title) == "1 Plan"

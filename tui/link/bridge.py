@@ -29,6 +29,7 @@ from engine.events import (
     PhaseChanged,
     PlanApproved,
     PlanProposed,
+    ReportDelta,
     ReportReady,
     ReportReviewed,
     ResearchUnitSummary,
@@ -223,6 +224,14 @@ class ToolCallsLogged(EngineMessage):
         return self._batch.drain()
 
 
+class ReportWritten(EngineMessage):
+    """A piece of the report as the writer writes it (before verification)."""
+
+    def __init__(self, event: ReportDelta) -> None:
+        super().__init__()
+        self.event = event
+
+
 class ReportArrived(EngineMessage):
     def __init__(self, event: ReportReady) -> None:
         super().__init__()
@@ -286,6 +295,7 @@ _MESSAGE_FOR: dict[type[Event], Callable[[Any], EngineMessage]] = {
     ModelSwitched: _model_switched,
     BudgetReached: _budget_reached,
     ReportReviewed: _report_reviewed,
+    ReportDelta: ReportWritten,
     ReportReady: ReportArrived,
     RunFailed: RunFailedNotice,
     RunFinished: RunEnded,

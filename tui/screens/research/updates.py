@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         PlanArrived,
         ProgressUpdated,
         ReportArrived,
+        ReportWritten,
         RouteChosen,
         RunEnded,
         RunFailedNotice,
@@ -254,10 +255,24 @@ class EngineUpdates(ResearchScreenBase):
         self.header.show_usage(message.event)
 
     @for_session_on_screen
+    async def on_report_written(self, message: ReportWritten) -> None:
+        pane = self.query_one(ReportPane)
+        await pane.show_written(message.event)
+        if message.event.start:
+            self._show_report_pane(pane)
+
+    @for_session_on_screen
     async def on_report_arrived(self, message: ReportArrived) -> None:
         self.view.report = message.event
         pane = self.query_one(ReportPane)
         await pane.show_report(message.event)
+        self._show_report_pane(pane)
+
+    def _show_report_pane(self, pane: ReportPane) -> None:
+        """The report is what the run was for: on a small terminal it takes the screen, as
+        the plan does for its review; on a larger one its pane takes the keys."""
+        if self._is_small() and self.maximized is not pane:
+            self.maximize(pane, container=False)
         pane.focus()
 
     @for_session_on_screen
