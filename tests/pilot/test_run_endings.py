@@ -150,6 +150,7 @@ async def test_the_ledger_shows_every_column_at_80_columns(tmp_path: Path) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot)
         await press_and_settle(pilot, "y")
+        await press_and_settle(pilot, "f10")  # the report took the screen: the four panes
         table = app.screen.query_one(LedgerPane).table
         width = sum(column.get_render_width(table) for column in table.columns.values())
         assert width + table.styles.scrollbar_size_vertical <= table.size.width

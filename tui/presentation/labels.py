@@ -23,9 +23,11 @@ PHASES = {
     "done": "done",
     "cancelled": "stopped",
     "failed": "failed",
-    # Not engine phases: the run resumed and has not yet said where it is; the app stopped
+    # Not engine phases: a question was sent and the engine has not yet said it began; the
+    # run resumed and has not yet said where it is; the app stopped
     # the run's worker before the engine said it had stopped.
     "resuming": "resuming",
+    "starting": "starting",
     "stopped": "stopped",
 }
 

@@ -33,6 +33,9 @@ class SessionView:
     phase: str = ""
     phase_detail: str = ""
     started_at: float | None = None
+    # When the person sent the question: its time counts from then, not from when the engine
+    # (loaded with the first question) said the session began.
+    asked_at: float | None = None
     finished_at: float | None = None
     route: RouteDecided | None = None
     progress: RuntimeProgress | None = None

@@ -180,6 +180,11 @@ class PlanPane(Vertical, can_focus=True):
         elif phase == "planning" and not self.reviewing:
             self._notice("⋯ Revising the plan with your feedback…")
 
+    def show_run_ended(self) -> None:
+        """The run stopped before a plan was drafted: the pane no longer says it is coming."""
+        if self.draft is None:
+            self.query_one("#plan-summary", Static).update(Text(NO_PLAN_YET, style="dim"))
+
     # ---- rendering ---------------------------------------------------------------------
 
     def _render_plan(self) -> None:

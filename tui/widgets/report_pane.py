@@ -47,6 +47,8 @@ _WAITING = {
     "verifying": "Verifying every citation against the retrieved sources…",
     "cancelled": "Stopped before a report was written: resume the session to go on.",
     "resuming": "Resuming the run…",
+    "starting": "Starting…",
+    "failed": "The run failed before a report was written.",
 }
 
 

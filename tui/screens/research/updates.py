@@ -65,6 +65,9 @@ class EngineUpdates(ResearchScreenBase):
         # A resumed run goes on from the time its question had taken; a new question (a
         # follow-up too) is timed from zero.
         taken = self._elapsed_so_far() if event.resumed else 0.0
+        if not event.resumed and self.view.asked_at is not None:
+            taken = self.clock() - self.view.asked_at  # timed from the person's Enter
+        self.view.asked_at = None
         self.view.session_id = event.session_id
         self.view.question = event.question
         self.view.offline = event.offline
@@ -103,6 +106,9 @@ class EngineUpdates(ResearchScreenBase):
         running: one the engine never reported finished shows `units_end` (cancelled, or
         stopped when the run ended some other way)."""
         self.header.show_model_call("")
+        self.view.asked_at = None
+        # Whatever the plan pane said was under way ("reading the question…") is not.
+        self.query_one(PlanPane).show_run_ended()
         if self.view.started_at is not None and self.view.finished_at is None:
             self.view.finished_at = self.clock()
             self._tick()
@@ -310,6 +316,9 @@ class EngineUpdates(ResearchScreenBase):
         if self.view.started_at is not None and self.view.finished_at is None:
             # A run of this app's raised: it is over. (A session that could not be opened
             # to resume shows what was stored, as it was.)
+            self.view.phase, self.view.phase_detail = "failed", ""
+            self.header.show_phase("failed")
+            self.query_one(ReportPane).show_phase("failed")
             self._run_over()
         self.query_one(RunNotice).show_failure(message.reason, resumable=True)
         self._set_resumable(True)
