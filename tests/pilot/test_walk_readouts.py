@@ -251,4 +251,4 @@ async def test_a_run_stopped_by_the_app_no_longer_says_researching(
         assert "phase stopped" in line and "researching" not in line, line
         clock.now += 100
         await pilot.pause(1.2)
-        assert "elapsed 20s" in header_text(app), header_text(app)
+        assert "elapsed 0:20" in header_text(app), header_text(app)

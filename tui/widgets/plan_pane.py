@@ -85,6 +85,8 @@ class PlanPane(Vertical, can_focus=True):
         # The engine reported the plan approved with the person's edits.
         self.approved_edited = False
         self.cursor = 0
+        # The summary says a plan is on its way ("⋯ drafting the plan…").
+        self._planning = False
         self._editor: TrackEditor | None = None
         self._track_widgets: list[HangingLines] = []
         # Titles of tracks research ended without, and why ("enough evidence").
@@ -164,6 +166,7 @@ class PlanPane(Vertical, can_focus=True):
     def show_quick_path(self) -> None:
         """The question took the quick path: there will be no plan to review."""
         if self.draft is None:
+            self._planning = False
             self.query_one("#plan-summary", Static).update(
                 Text("No plan: a quick question is answered directly.", style="dim")
             )
@@ -175,6 +178,7 @@ class PlanPane(Vertical, can_focus=True):
         from tui.presentation.labels import phase_label
 
         if self.draft is None:
+            self._planning = True
             self.query_one("#plan-summary", Static).update(
                 Text.assemble(("⋯ ", "bold"), (f"{phase_label(phase)}…", "italic"))
             )
@@ -183,7 +187,8 @@ class PlanPane(Vertical, can_focus=True):
 
     def show_run_ended(self) -> None:
         """The run stopped before a plan was drafted: the pane no longer says it is coming."""
-        if self.draft is None:
+        if self.draft is None and self._planning:
+            self._planning = False
             self.query_one("#plan-summary", Static).update(Text(NO_PLAN_YET, style="dim"))
 
     # ---- rendering ---------------------------------------------------------------------

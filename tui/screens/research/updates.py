@@ -47,6 +47,8 @@ _ENDED_PHASES = {"done", "cancelled", "failed", "stopped"}
 _UNFINISHED_UNITS = {"queued", "running"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
 _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
+# Phases in which the run waits for the person: not research time.
+_WAITING_FOR_PERSON = {"plan_review", "clarifying"}
 
 
 def unit_detail_screen() -> type[UnitDetailScreen]:
@@ -67,7 +69,7 @@ class EngineUpdates(ResearchScreenBase):
         taken = self._elapsed_so_far() if event.resumed else 0.0
         if not event.resumed and self.view.asked_at is not None:
             taken = self.clock() - self.view.asked_at  # timed from the person's Enter
-        self.view.asked_at = None
+        self.view.asked_at = self.view.waiting_since = None
         self.view.session_id = event.session_id
         self.view.question = event.question
         self.view.offline = event.offline
@@ -87,7 +89,7 @@ class EngineUpdates(ResearchScreenBase):
         started, finished = self.view.started_at, self.view.finished_at
         if started is None:
             return 0.0
-        return (finished if finished is not None else self.clock()) - started
+        return (finished if finished is not None else self._clock_now()) - started
 
     def _run_resumed(self) -> None:
         """The run goes again: what said it had stopped (cancelled, failed) is no longer so,
@@ -110,7 +112,8 @@ class EngineUpdates(ResearchScreenBase):
         # Whatever the plan pane said was under way ("reading the question…") is not.
         self.query_one(PlanPane).show_run_ended()
         if self.view.started_at is not None and self.view.finished_at is None:
-            self.view.finished_at = self.clock()
+            self.view.finished_at = self._clock_now()
+            self.view.waiting_since = None
             self._tick()
         unfinished = [u for u in self.view.units.values() if u.status in _UNFINISHED_UNITS]
         if unfinished:
@@ -125,6 +128,7 @@ class EngineUpdates(ResearchScreenBase):
     def on_phase_updated(self, message: PhaseUpdated) -> None:
         event = message.event
         self.view.phase, self.view.phase_detail = event.phase, event.detail
+        self._wait_for_person(event.phase in _WAITING_FOR_PERSON)
         self.header.show_phase(event.phase, event.detail)
         plan = self.query_one(PlanPane)
         if event.phase != "plan_review" and plan.reviewing:
