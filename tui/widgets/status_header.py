@@ -36,6 +36,7 @@ _FIT_STEPS: tuple[_Step, ...] = (
 )
 _FIT_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "evidence"),
+    ("drop", "name"),
     ("drop", "evidence"),
     ("short", "phase"),
 )
@@ -44,12 +45,14 @@ _FIT_RESEARCHING_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "model"),
     ("short", "phase"),
     ("shorter", "phase"),
+    ("drop", "name"),
     ("drop", "model"),
     ("drop", "evidence"),
 )
 _FIT_WITHOUT_MODEL: tuple[_Step, ...] = (
     ("short", "phase"),
     ("shorter", "evidence"),
+    ("drop", "name"),
     ("drop", "evidence"),
 )
 
@@ -199,11 +202,10 @@ class StatusHeader(Vertical):
         return _joined(segments)
 
     def _last_fit_steps(self) -> tuple[_Step, ...]:
-        # The app's name goes last: it is what says which app this is.
+        # The app's name goes only for the gate's counts and a live model call.
         if not self._model_call:
-            return (*_FIT_WITHOUT_MODEL, ("drop", "name"))
-        steps = _FIT_RESEARCHING_WITH_MODEL if self._researching else _FIT_WITH_MODEL
-        return (*steps, ("drop", "name"))
+            return _FIT_WITHOUT_MODEL
+        return _FIT_RESEARCHING_WITH_MODEL if self._researching else _FIT_WITH_MODEL
 
     def _short_form(self, name: str, *, shorter: bool = False) -> Text | None:
         if name == "evidence":
@@ -263,7 +265,7 @@ class StatusHeader(Vertical):
         # Short of room, a count that meets its need says only the count.
         compact = not with_reason
         text = Text.assemble(
-            ("gate ", "dim"),
+            ("gate " if with_decision else "", "dim"),
             f"{_against(records, progress.min_evidence_records, 'record', compact=compact)}"
             f" · {_against(domains, progress.min_source_domains, 'domain', compact=compact)}",
         )
@@ -320,7 +322,10 @@ class StatusHeader(Vertical):
 
 
 def _against(count: int, need: int, noun: str, *, compact: bool) -> str:
-    return counted(count, noun) if compact and count >= need else toward(count, need, noun)
+    """ "3 records (need 5)"; short of room "3 of 5 records", or "6 records" once met."""
+    if not compact:
+        return toward(count, need, noun)
+    return counted(count, noun) if count >= need else f"{count} of {counted(need, noun)}"
 
 
 def _joined(segments: list[tuple[str, Text]]) -> Text:
