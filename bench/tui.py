@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -266,12 +267,26 @@ def main() -> None:
         ),
         ("  stall during that load", f"{memory['max_stall_ms']:.0f} ms", ""),
     ]
+    keys = asyncio.run(measure_keys())
+    rows += [(f"key to feedback: {name}", f"{ms:.0f} ms", "≤ 100 ms") for name, ms in keys.items()]
     print_table(rows)
+
+
+def measure_keys() -> Any:
+    from bench.tui_keys import measure_keys as measured
+
+    return measured()
 
 
 if __name__ == "__main__":
     if "--memory" in sys.argv:
         print(json.dumps(asyncio.run(bridge_throughput(units=200, records=10_000))))
+    elif "--keys" in sys.argv:
+        rows = [
+            (f"key to feedback: {name}", f"{ms:.0f} ms", "≤ 100 ms (median of 5)")
+            for name, ms in asyncio.run(measure_keys()).items()
+        ]
+        print_table(rows)
     elif "--first-frame" in sys.argv:
         given = sys.argv[sys.argv.index("--first-frame") + 1 :]
         print_table(first_frame_table(*first_frames(int(given[0]) if given else 15)))

@@ -264,6 +264,18 @@ class ReportReviewed(_Event):
     ] = "clean"
 
 
+class ReportDelta(_Event):
+    """A piece of the report as the writer writes it, before verification: shown as it comes,
+    then replaced by the verified `ReportReady`. Not stored with the session."""
+
+    type: Literal["report_delta"] = "report_delta"
+    # The heading of the section being written ("" before the first heading).
+    section: str = ""
+    text: str
+    # The first piece of a draft: what an earlier draft (a retry, a revision) streamed is gone.
+    start: bool = False
+
+
 class ReportReady(_Event):
     type: Literal["report_ready"] = "report_ready"
     report: str
@@ -313,6 +325,7 @@ Event = Annotated[
     | ModelSwitched
     | ModelCallProgress
     | ReportReviewed
+    | ReportDelta
     | ReportReady
     | RunFailed
     | RunFinished,
@@ -336,6 +349,7 @@ EVENT_TYPES: tuple[type[_Event], ...] = (
     ModelSwitched,
     ModelCallProgress,
     ReportReviewed,
+    ReportDelta,
     ReportReady,
     RunFailed,
     RunFinished,

@@ -28,6 +28,7 @@ from engine.events import (
     EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
+    ReportDelta,
     ReportReady,
     RunFailed,
     RunFinished,
@@ -39,8 +40,9 @@ from engine.events import (
 from engine.protocol import is_session_id
 
 EVENTS_DIR = "session-events"
-# Facts about timing and model liveness, not about the session: a reopened session needs none.
-_NOT_STORED = (MetricRecorded, ModelCallProgress)
+# Facts about timing and model liveness, and the report before verification (the stored
+# `ReportReady` is the report): a reopened session needs none.
+_NOT_STORED = (MetricRecorded, ModelCallProgress, ReportDelta)
 
 
 def events_path(settings: Settings, session_id: str) -> Path:

@@ -27,6 +27,7 @@ from tui.widgets.plan_pane import PlanPane
 if TYPE_CHECKING:
     from tui.link.backend import Backend, LocalModelOffer
     from tui.screens.sessions import SessionChoice, SessionsScreen
+    from tui.screens.settings import SettingsScreen
 
 # A command palette entry: its title, what it does, and what runs it.
 Command = tuple[str, str, Callable[[], object]]
@@ -50,6 +51,9 @@ class DeepResearchApp(App[int]):
         Binding("ctrl+n", "new_session", "New", id="app.new_session"),
         Binding("ctrl+t", "toggle_mode", "Mode", id="app.toggle_mode"),
         Binding("ctrl+r", "resume", "Resume", id="app.resume"),
+        # With nothing on screen to resume the key still works, as help says: it asks which
+        # session (the footer offers it only while there is something to resume).
+        Binding("ctrl+r", "choose_resume", "Resume", show=False, id="app.choose_resume"),
         # Priority: an input's own ctrl+x (cut) must not swallow the cancel key.
         Binding("ctrl+x", "cancel_run", "Cancel run", priority=True, id="app.cancel_run"),
         Binding("f10", "zoom", "Zoom", priority=True, id="app.zoom"),
@@ -191,6 +195,9 @@ class DeepResearchApp(App[int]):
             return
         self.research.resume()
 
+    def action_choose_resume(self) -> None:
+        self.action_resume()
+
     def action_cancel_run(self) -> None:
         if not self.link.running:
             self.notify("No run in progress.")
@@ -214,6 +221,10 @@ class DeepResearchApp(App[int]):
         {"audit": screen.open_audit, "export": screen.export_report, "copy": screen.copy_report}[
             action
         ]()
+
+    def on_settings_screen_saved(self, _: SettingsScreen.Saved) -> None:
+        self.link.use_new_settings()
+        self.research.read_settings()
 
     def on_sessions_screen_deleted(self, message: SessionsScreen.Deleted) -> None:
         """The session on screen was deleted: clear the screen instead of showing a ghost."""

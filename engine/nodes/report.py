@@ -20,7 +20,7 @@ from engine.budget import another_call_allowed
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.emit import emit
-from engine.events import PhaseChanged, ReportReviewed
+from engine.events import PhaseChanged, ReportDelta, ReportReviewed
 from engine.grounding.critic import critique
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
@@ -95,10 +95,13 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     groups = [(track.section, track.title, by_track[i], i) for i, track in enumerate(plan.tracks)]
     if other:
         groups.append(("Further findings", "Further findings", other, -1))
+    # Each section reaches the report pane as soon as it is written (before verification).
+    emit(ReportDelta(section="", text=f"# {question}\n\n", start=True))
     for heading, title, found, index in groups:
         if not found:
             line = nothing_found_line(index, plan, units, deps.settings, state.get("budget_stop"))
             blocks.append((heading, line))
+            emit(ReportDelta(section=heading, text=f"## {heading}\n\n{line}\n\n"))
             continue
         emit(PhaseChanged(phase="writing", detail=f"writing the section {heading!r}"))
         section = section_input(heading, title, question, found, registry, budget)
@@ -110,6 +113,7 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
         )
         blocks.append((heading, drafted))
         written.append(drafted)
+        emit(ReportDelta(section=heading, text=f"## {heading}\n\n{drafted.markdown()}\n\n"))
     summary = await write_summary(
         model, question, written, numbers, date=today(), structured=structured, policy=deps.retry
     )

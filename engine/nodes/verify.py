@@ -31,6 +31,7 @@ from engine.events import (
 )
 from engine.grounding.enforce import GroundedReport, ground_report
 from engine.list_bullets import one_bullet_per_item
+from engine.markdown_file import markdown_file_text
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.topic import content_tokens
 from engine.nodes.uncited_sources import close_up_sources
@@ -145,7 +146,7 @@ def save_report(
         report_path = reports_dir / f"{stem}-continued-{continued}.md"
     audit_path = report_path.with_suffix(".audit.json")
     with writing("the report", report_path):
-        write_private_text(report_path, report)
+        write_private_text(report_path, markdown_file_text(report))
     with writing("the report's audit", audit_path):
         write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
     return str(report_path), str(audit_path)

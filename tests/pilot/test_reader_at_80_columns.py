@@ -39,6 +39,7 @@ async def test_units_table_shows_every_column_at_80_columns(tmp_path: Path) -> N
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot)
         await press_and_settle(pilot, "y")
+        await press_and_settle(pilot, "f10")  # the report took the screen: the four panes
         table = app.screen.query_one(UnitsTable)
         assert all_columns_on_screen(table), [c.width for c in table.columns.values()]
         header, first_row, *_ = screen_lines(table)

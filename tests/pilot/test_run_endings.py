@@ -58,7 +58,7 @@ async def test_units_of_a_run_the_app_stopped_show_cancelled(
                 break
         await pilot.pause(0.1)
         assert not app.link.running
-        assert unit_statuses(app) == {"u1": "completed", "u2": "stopped", "u3": "stopped"}
+        assert unit_statuses(app) == {"u1": "completed", "u2": "cancelled", "u3": "cancelled"}
         assert app.research.view.units["u2"].status == "cancelled"
 
 
@@ -131,13 +131,13 @@ async def test_at_80_columns_a_running_model_call_and_the_gate_both_show(tmp_pat
         await pilot.pause(0.2)
         plain = shown_line(app)
         # During research the call says whose it is and for how long; the gate's counts stay.
-        assert "researcher 35s" in plain and "gate 2/5 records · 1/3 domains" in plain, plain
+        assert "researcher 35s" in plain and "2 of 5 records · 1 of 3 domains" in plain, plain
         assert "researching" in plain and "elapsed" in plain, plain
         # The call over, the gate has the room again (without its long reason).
         app.screen.query_one(StatusHeader).show_model_call("")
         await pilot.pause()
         plain = shown_line(app)
-        assert "gate 2/5 records · 1/3 domains · needs more" in plain, plain
+        assert "2 of 5 records · 1 of 3 domains" in plain, plain
         hold.release.set()
 
 
@@ -150,6 +150,7 @@ async def test_the_ledger_shows_every_column_at_80_columns(tmp_path: Path) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot)
         await press_and_settle(pilot, "y")
+        await press_and_settle(pilot, "f10")  # the report took the screen: the four panes
         table = app.screen.query_one(LedgerPane).table
         width = sum(column.get_render_width(table) for column in table.columns.values())
         assert width + table.styles.scrollbar_size_vertical <= table.size.width
@@ -168,6 +169,6 @@ async def test_at_80_columns_the_gate_keeps_its_counts_while_research_runs(
         await start_research(pilot, hold)
         plain = shown_line(app)
         # The undecided gate's words and the phase's detail give way; the counts stay.
-        assert "gate 3/5 records · 1/3 domains" in plain, plain
+        assert "3 of 5 records · 1 of 3 domains" in plain, plain
         assert "phase researching" in plain and "elapsed" in plain, plain
         hold.release.set()

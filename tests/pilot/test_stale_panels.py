@@ -82,6 +82,7 @@ async def test_tables_refit_their_columns_when_a_zoomed_pane_is_restored(
     async with app.run_test(size=(80, 24)) as pilot:
         await press_and_settle(pilot, "f2")
         await press_and_settle(pilot, "enter")
+        await press_and_settle(pilot, "f10")  # the reopened report took the screen
         for key, kind in (("2", UnitsTable), ("3", LedgerTable)):
             table = app.research.query_one(kind)
             await press_and_settle(pilot, key)

@@ -248,7 +248,7 @@ async def test_a_run_stopped_by_the_app_no_longer_says_researching(
         await pilot.pause(0.1)
         assert not app.link.running and driver.cancelled == 1
         line = header_text(app)
-        assert "phase stopped" in line and "researching" not in line, line
+        assert "phase cancelled" in line and "researching" not in line, line
         clock.now += 100
         await pilot.pause(1.2)
-        assert "elapsed 20s" in header_text(app), header_text(app)
+        assert "elapsed 0:20" in header_text(app), header_text(app)

@@ -30,6 +30,7 @@ from engine.events import (
     PhaseChanged,
     PlanApproved,
     PlanProposed,
+    ReportDelta,
     ReportReady,
     ReportReviewed,
     ResearchUnitSummary,
@@ -224,6 +225,14 @@ class ToolCallsLogged(EngineMessage):
         return self._batch.drain()
 
 
+class ReportWritten(EngineMessage):
+    """A piece of the report as the writer writes it (before verification)."""
+
+    def __init__(self, event: ReportDelta) -> None:
+        super().__init__()
+        self.event = event
+
+
 class ReportArrived(EngineMessage):
     def __init__(self, event: ReportReady) -> None:
         super().__init__()
@@ -287,6 +296,7 @@ _MESSAGE_FOR: dict[type[Event], Callable[[Any], EngineMessage]] = {
     ModelSwitched: _model_switched,
     BudgetReached: _budget_reached,
     ReportReviewed: _report_reviewed,
+    ReportDelta: ReportWritten,
     ReportReady: ReportArrived,
     RunFailed: RunFailedNotice,
     RunFinished: RunEnded,

@@ -8,6 +8,7 @@ when a worker first opens a session.
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -86,6 +87,9 @@ class EngineBackend:
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
+        # The LangChain stack takes seconds to import: in a thread, so the screen keeps
+        # drawing (the question just asked, its spinner) meanwhile.
+        await asyncio.to_thread(importlib.import_module, "engine.runner")
         from engine import run_lock
         from engine.preflight import require_working_search
         from engine.runner import open_session

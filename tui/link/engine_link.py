@@ -95,6 +95,12 @@ class EngineLink:
             exit_on_error=False,
         )
 
+    def use_new_settings(self) -> None:
+        """Settings changed: the next call opens the session again, under them (a running
+        call goes on under the settings it started with)."""
+        if not self.running:
+            self._shut()
+
     def close(self) -> None:
         """Leave the session on screen: its run stops and its late messages are dropped."""
         self.epoch += 1

@@ -94,6 +94,7 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
-def fraction(done: int, target: int, noun: str) -> str:
-    """ "3/5 records", "0/1 domain": a count toward a target, the noun agreeing with the target."""
-    return f"{done}/{counted(target, noun)}"
+def toward(done: int, target: int, noun: str) -> str:
+    """ "26 records (need 5)": a count and the target it works toward (never "26/5", which
+    reads as a fraction)."""
+    return f"{counted(done, noun)} (need {target})"

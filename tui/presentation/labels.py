@@ -4,8 +4,8 @@ The engine's values are identifiers (`quick_research`, `awaiting_plan_review`,
 `valid_citations`); a person reads these words instead. An unknown value falls back to the
 identifier with underscores as spaces, so a new engine value still shows, just less nicely.
 
-A run that ended before it finished is "stopped" wherever it shows (phase, session, unit),
-whether it was cancelled, quit or crashed: the same state, one word, and ctrl+r resumes it.
+A run the person cancelled is "cancelled" wherever it shows, as the command line says it; one
+that ended otherwise before it finished (quit, crashed) is "stopped". ctrl+r resumes both.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ PHASES = {
     "writing": "writing the report",
     "verifying": "verifying citations",
     "done": "done",
-    "cancelled": "stopped",
+    "cancelled": "cancelled",
     "failed": "failed",
-    # Not engine phases: the run resumed and has not yet said where it is; the app stopped
+    # Not engine phases: a question was sent and the engine has not yet said it began; the
+    # run resumed and has not yet said where it is; the app stopped
     # the run's worker before the engine said it had stopped.
     "resuming": "resuming",
-    "stopped": "stopped",
+    "starting": "starting",
+    "stopped": "cancelled",
 }
 
 SESSION_STATUSES = {
@@ -37,7 +39,7 @@ SESSION_STATUSES = {
     "completed": "completed",
     "partial": "partial",
     "failed": "failed",
-    "cancelled": "stopped",
+    "cancelled": "cancelled",
 }
 
 # The same statuses in a word or two, for the sessions list's Status column: the question
@@ -47,7 +49,7 @@ SESSION_STATUS_WORDS = {
     "awaiting_plan_review": "plan review",
 }
 
-UNIT_STATUSES = {"timed_out": "timed out", "cancelled": "stopped"}
+UNIT_STATUSES = {"timed_out": "timed out"}
 
 VERIFICATION_REASONS = {
     "valid_citations": "every citation points at a retrieved source",

@@ -87,7 +87,11 @@ class SessionsScreen(Screen[SessionChoice | None]):
         with Vertical(id="sessions-panel") as panel:
             panel.border_title = "Sessions"
             yield Static(
-                Text("Enter reopens a finished report or resumes a stopped run.", style="dim"),
+                Text(
+                    "Enter does what the row says: reopen shows a finished or cancelled "
+                    "session, resume continues an interrupted run.",
+                    style="dim",
+                ),
                 id="sessions-help",
             )
             yield SessionsTable(id="sessions-table", cursor_type="row", zebra_stripes=True)

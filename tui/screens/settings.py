@@ -10,6 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
@@ -37,6 +38,9 @@ SETUP_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
 
 
 class SettingsScreen(Screen[None]):
+    class Saved(Message):
+        """New settings are in the settings file and reloaded: the next run uses them."""
+
     CSS_PATH = Path(__file__).with_name("settings.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="settings.back"),
@@ -120,6 +124,7 @@ class SettingsScreen(Screen[None]):
         saved = ", ".join(name for name, value in values.items() if value.strip())
         result.update(Text(f"Saved {saved} to {path} (mode 0600).", style="green"))
         self.backend.reload_settings()
+        self.post_message(self.Saved())
         self.load_doctor(probe=False)
         self.load_profiles()
 

@@ -34,29 +34,45 @@ def body_of(report: str) -> str:
 
 
 def citation_marks(report: str) -> list[CitationMark]:
-    """Every citation in reading order, each with the sentence around it."""
+    """Every citation in reading order, each with the sentence it sits in, as the engine's
+    own sentence splitting cuts it (a dotted name such as `asyncio.to_thread()` does not
+    end a sentence)."""
     body = body_of(report)
     marks: list[CitationMark] = []
-    previous_end = 0
     for match in MARKER.finditer(body):
-        # A marker written after the full stop cites the sentence before it.
-        end = len(body[: match.start()].rstrip().rstrip("."))
-        start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1, previous_end)
-        if start >= end:  # the marker follows another: both cite the same sentence
-            start = max(body.rfind(".", 0, end) + 1, body.rfind("\n\n", 0, end) + 1)
-        context = " ".join(_after_headings(body[start : match.end()]).split())
-        previous_end = match.end()
+        context = " ".join(sentence_at(body, match.start()).split())
         for number in match.group(1).split(","):
             marks.append(CitationMark(int(number), context))
     return marks
 
 
-def _after_headings(text: str) -> str:
-    """The sentence without the heading lines before it (`## Summary`)."""
-    lines = text.split("\n")
-    while len(lines) > 1 and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
-        lines.pop(0)
-    return "\n".join(lines)
+def sentence_at(text: str, position: int) -> str:
+    """The sentence of `text` that holds `position`, citation markers after its stop included."""
+    from engine.grounding.claims import SENTENCE
+
+    start, end = _block_around(text, position)
+    # Newlines become spaces (same offsets): a hard-wrapped sentence is one sentence.
+    block = text[start:end].replace("\n", " ")
+    offset = position - start
+    for match in SENTENCE.finditer(block):
+        if match.start() <= offset < match.end():
+            return match.group(0)
+    return block
+
+
+def _block_around(text: str, position: int) -> tuple[int, int]:
+    """The paragraph around `position`: from the blank or heading line before it to the
+    blank line after it."""
+    start = position
+    while start > 0:
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        line = text[line_start : start - 1] if start - 1 > line_start else ""
+        if not line.strip() or line.lstrip().startswith("#"):
+            break
+        start = line_start
+    start = text.rfind("\n", 0, position) + 1 if start == position else start
+    end = text.find("\n\n", position)
+    return start, len(text) if end < 0 else end
 
 
 def link_citations(report: str) -> str:

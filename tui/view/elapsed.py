@@ -24,12 +24,9 @@ _ENDED_PHASES = {"done", "cancelled", "failed"}
 
 
 def format_elapsed(seconds: float, *, final: bool) -> str:
-    """A running clock as M:SS; a finished run under a minute in seconds, so that a quick
-    answer reads "0.4s", not "0:00"."""
-    if final and seconds < 10:
-        return f"{max(0.0, seconds):.1f}s"
-    if final and seconds < 60:
-        return f"{seconds:.0f}s"
+    """M:SS (H:MM:SS past the hour), running or finished: one format, so that a time never
+    changes its look as the run ends."""
+    del final  # a finished run reads as the clock did
     return format_clock(seconds)
 
 

@@ -33,6 +33,12 @@ class SessionView:
     phase: str = ""
     phase_detail: str = ""
     started_at: float | None = None
+    # When the person sent the question: its time counts from then, not from when the engine
+    # (loaded with the first question) said the session began.
+    asked_at: float | None = None
+    # Since when the run waits for the person (plan review, a clarifying question): that
+    # time is theirs, not the research's, and the clock stands still.
+    waiting_since: float | None = None
     finished_at: float | None = None
     route: RouteDecided | None = None
     progress: RuntimeProgress | None = None

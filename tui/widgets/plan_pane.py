@@ -53,6 +53,7 @@ class PlanPane(Vertical, can_focus=True):
         Binding("shift+up,K", "move_up", "Move", key_display="K/J", id="plan.move_up"),
         Binding("shift+down,J", "move_down", "Move down", show=False, id="plan.move_down"),
         Binding("x", "cancel_plan", "Cancel", id="plan.cancel"),
+        Binding("u", "undo", "Undo", id="plan.undo"),
         Binding("up,k", "cursor_up", "Up", show=False, id="plan.up"),
         Binding("down,j", "cursor_down", "Down", show=False, id="plan.down"),
     ]
@@ -84,6 +85,8 @@ class PlanPane(Vertical, can_focus=True):
         # The engine reported the plan approved with the person's edits.
         self.approved_edited = False
         self.cursor = 0
+        # The summary says a plan is on its way ("⋯ drafting the plan…").
+        self._planning = False
         self._editor: TrackEditor | None = None
         self._track_widgets: list[HangingLines] = []
         # Titles of tracks research ended without, and why ("enough evidence").
@@ -163,6 +166,7 @@ class PlanPane(Vertical, can_focus=True):
     def show_quick_path(self) -> None:
         """The question took the quick path: there will be no plan to review."""
         if self.draft is None:
+            self._planning = False
             self.query_one("#plan-summary", Static).update(
                 Text("No plan: a quick question is answered directly.", style="dim")
             )
@@ -174,11 +178,18 @@ class PlanPane(Vertical, can_focus=True):
         from tui.presentation.labels import phase_label
 
         if self.draft is None:
+            self._planning = True
             self.query_one("#plan-summary", Static).update(
                 Text.assemble(("⋯ ", "bold"), (f"{phase_label(phase)}…", "italic"))
             )
         elif phase == "planning" and not self.reviewing:
             self._notice("⋯ Revising the plan with your feedback…")
+
+    def show_run_ended(self) -> None:
+        """The run stopped before a plan was drafted: the pane no longer says it is coming."""
+        if self.draft is None and self._planning:
+            self._planning = False
+            self.query_one("#plan-summary", Static).update(Text(NO_PLAN_YET, style="dim"))
 
     # ---- rendering ---------------------------------------------------------------------
 
@@ -256,6 +267,13 @@ class PlanPane(Vertical, can_focus=True):
             return self.draft is not None
         if action in _REVIEW_ACTIONS:
             return self.reviewing and self.draft is not None and self._editor is None
+        if action == "undo":
+            return (
+                self.reviewing
+                and self._editor is None
+                and self.draft is not None
+                and self.draft.can_undo
+            )
         return True
 
     def action_cursor_up(self) -> None:
@@ -282,6 +300,10 @@ class PlanPane(Vertical, can_focus=True):
 
     def action_add(self) -> None:
         assert self.draft is not None
+        room = self.draft.room_for_track()
+        if not room.ok:  # said before anything is typed, not after
+            self._notice(f"No track added: {room.reason}. Delete one first.", error=True)
+            return
         position = self.cursor + 1 if self.draft.plan.tracks else 0
         self._open_editor(TrackEditor(TrackFields("", "", ""), index=position, is_new=True))
 
@@ -303,9 +325,20 @@ class PlanPane(Vertical, can_focus=True):
 
     def action_delete(self) -> None:
         assert self.draft is not None
+        title = self.draft.plan.tracks[self.cursor].title
         if not self._refused(self.draft.delete_track(self.cursor)):
             self.cursor = min(self.cursor, len(self.draft.plan.tracks) - 1)
             self._render_plan()
+            self._notice(f"Deleted track {title!r} · u undoes")
+            self.refresh_bindings()
+
+    def action_undo(self) -> None:
+        assert self.draft is not None
+        if self.draft.undo():
+            self.cursor = min(self.cursor, len(self.draft.plan.tracks) - 1)
+            self._render_plan()
+            self._notice("Undone.")
+            self.refresh_bindings()
 
     def action_move_up(self) -> None:
         self._move(-1)
@@ -354,8 +387,7 @@ class PlanPane(Vertical, can_focus=True):
         else:
             result = self.draft.replace_track(editor.index, message.fields)
         if not result.ok:
-            editor.show_refusal(result.reason)
-            self._notice(f"Not applied: {result.reason}", error=True)
+            editor.show_refusal(result.reason)  # under the fields, once
             return
         self.cursor = editor.index
         self._close_editor("Track updated." if not editor.is_new else "Track added.")

@@ -23,8 +23,9 @@ _WORDS = re.compile(r"[a-z0-9_]{3,}")
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
+    from textual.widgets.markdown import MarkdownStream
 
-    from engine.events import ClaimSupport, ReportReady
+    from engine.events import ClaimSupport, ReportDelta, ReportReady
 
 _NEEDS_REPORT = {
     "next_citation",
@@ -46,6 +47,8 @@ _WAITING = {
     "verifying": "Verifying every citation against the retrieved sources…",
     "cancelled": "Stopped before a report was written: resume the session to go on.",
     "resuming": "Resuming the run…",
+    "starting": "Starting…",
+    "failed": "The run failed before a report was written.",
 }
 
 
@@ -99,10 +102,10 @@ class ReportPane(Vertical, can_focus=True):
         self.matches: list[Span] = []
         self.match_index = -1
         self._highlight = Highlighter()
+        # The writer's text as it arrives, until the verified report replaces it.
+        self._stream: MarkdownStream | None = None
 
     def compose(self) -> ComposeResult:
-        # The Markdown widget (and its parser) is created with the first report, not with the
-        # first frame.
         with VerticalScroll(id="report-scroll", can_focus=False):
             # Above the report, scrolled with it: plan tracks research ended without.
             coverage = Static(id="report-coverage")
@@ -114,24 +117,58 @@ class ReportPane(Vertical, can_focus=True):
     # ---- what the engine sends ---------------------------------------------------------
 
     async def show_report(self, report: ReportReady) -> None:
+        await self._stop_stream()
         self.report = report
         self.marks = citation_marks(report.report)
         self.mark_index = -1
         self._reset_search()
         self._highlight.clear()
-        text = link_citations(report.report)
+        body = await self._body_widget()
+        await body.update(link_citations(_without_notice(report)))
+        self._scroll.scroll_home(animate=False)
+        kept, removed = len(report.kept_citations), len(report.removed_citations)
+        offline = " · offline" if report.offline_notice else ""
+        self.border_subtitle = (
+            f"{report.verification_status} · {kept} kept · {removed} removed{offline}"
+        )
+        self.add_class("-has-report")
+        self._show_status()
+        self.refresh_bindings()
+
+    async def show_written(self, delta: ReportDelta) -> None:
+        """The writer's text as it comes, rendered as it grows; citations are checked later."""
+        body = await self._body_widget()
+        if delta.start or self._stream is None:
+            await self._stop_stream()
+            self.report, self.marks, self.mark_index = None, [], -1
+            self.remove_class("-has-report")
+            self.border_subtitle = "being written · not yet verified"
+            await body.update("")
+            from textual.widgets import Markdown
+
+            self._stream = Markdown.get_stream(body)
+        await self._stream.write(delta.text)
+        where = f": {delta.section}" if delta.section else ""
+        self.query_one("#report-status", Static).update(
+            Text(f"Writing{where}… citations are checked when it is done", style="dim")
+        )
+        self.refresh_bindings()
+
+    async def _stop_stream(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            await stream.stop()
+
+    async def _body_widget(self) -> Markdown:
+        # The Markdown widget (and its parser) is created with the first report, not with
+        # the first frame.
         body = self.body
         if body is None:
             from textual.widgets import Markdown
 
-            body = Markdown(text, id="report-body", open_links=False)
+            body = Markdown("", id="report-body", open_links=False)
             await self.query_one("#report-scroll").mount(body)
-        else:
-            await body.update(text)
-        kept, removed = len(report.kept_citations), len(report.removed_citations)
-        self.border_subtitle = f"{report.verification_status} · {kept} kept · {removed} removed"
-        self._show_status()
-        self.refresh_bindings()
+        return body
 
     def show_phase(self, phase: str) -> None:
         """Say what the engine is doing while there is no report yet."""
@@ -150,6 +187,9 @@ class ReportPane(Vertical, can_focus=True):
             coverage.update(note)
 
     def clear(self) -> None:
+        if self._stream is not None:
+            self.run_worker(self._stop_stream(), group="report-stream")
+        self.remove_class("-has-report")
         self.show_unresearched([], "")
         self.report, self.marks, self.mark_index = None, [], -1
         self._reset_search()
@@ -365,3 +405,12 @@ class ReportPane(Vertical, can_focus=True):
             number = event.href.removeprefix(CITATION_LINK_PREFIX)
             if number.isdigit():
                 self.post_message(self.CitationOpened(int(number)))
+
+
+def _without_notice(report: ReportReady) -> str:
+    """The report to read: the offline notice the engine put atop it is the header's badge
+    already, and would take the pane's first lines at 80×24."""
+    notice = report.offline_notice
+    if notice and report.report.startswith(f"> {notice}"):
+        return report.report.removeprefix(f"> {notice}").lstrip("\n")
+    return report.report

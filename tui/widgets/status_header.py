@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.presentation.formatting import counted, format_tokens, fraction, one_line
+from tui.presentation.formatting import counted, format_tokens, one_line, toward
 from tui.presentation.labels import gate_status_label, phase_label
 from tui.view.elapsed import format_elapsed
 
@@ -29,7 +29,6 @@ _AFTER_RESEARCH = {"writing", "verifying", "done"}
 # outrank the phase's detail.
 _Step = tuple[str, str]
 _FIT_STEPS: tuple[_Step, ...] = (
-    ("drop", "name"),
     ("drop", "tokens"),
     ("short", "evidence"),
     ("drop", "documents"),
@@ -37,6 +36,7 @@ _FIT_STEPS: tuple[_Step, ...] = (
 )
 _FIT_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "evidence"),
+    ("drop", "name"),
     ("drop", "evidence"),
     ("short", "phase"),
 )
@@ -45,12 +45,14 @@ _FIT_RESEARCHING_WITH_MODEL: tuple[_Step, ...] = (
     ("shorter", "model"),
     ("short", "phase"),
     ("shorter", "phase"),
+    ("drop", "name"),
     ("drop", "model"),
     ("drop", "evidence"),
 )
 _FIT_WITHOUT_MODEL: tuple[_Step, ...] = (
     ("short", "phase"),
     ("shorter", "evidence"),
+    ("drop", "name"),
     ("drop", "evidence"),
 )
 
@@ -62,8 +64,8 @@ class StatusHeader(Vertical):
     StatusHeader { height: auto; dock: top; }
     StatusHeader #status-line { height: 1; background: $panel; padding: 0 1; }
     StatusHeader #offline-badge {
-        height: 1; display: none; background: $warning; color: $text; text-style: bold;
-        padding: 0 1;
+        height: auto; display: none; background: $warning; color: $text; text-style: bold;
+        padding: 0 0 0 1;
     }
     StatusHeader.-offline #offline-badge { display: block; }
     """
@@ -86,6 +88,7 @@ class StatusHeader(Vertical):
         self._model_call_short = ""
         self._model_call_tiny = ""
         self._badge_ready = False
+        self._offline_model = False
         # Records and domains in the ledger so far: the gate's counts between its reports.
         self._evidence: tuple[int, int] | None = None
 
@@ -149,10 +152,12 @@ class StatusHeader(Vertical):
             if offline and not self._badge_ready:
                 from engine.events import OFFLINE_NOTICE
 
-                badge = Text.assemble((" OFFLINE ", "reverse bold"), "  ", OFFLINE_NOTICE)
+                badge = Text.assemble((" OFFLINE ", "reverse bold"), " ", OFFLINE_NOTICE)
                 badge_line.update(badge)
                 self._badge_ready = True
         self.set_class(offline, "-offline")
+        self._offline_model = offline
+        self._render_line()
 
     def reset(self) -> None:
         self._phase, self._progress, self._usage, self._elapsed = "", None, None, None
@@ -197,6 +202,7 @@ class StatusHeader(Vertical):
         return _joined(segments)
 
     def _last_fit_steps(self) -> tuple[_Step, ...]:
+        # The app's name goes only for the gate's counts and a live model call.
         if not self._model_call:
             return _FIT_WITHOUT_MODEL
         return _FIT_RESEARCHING_WITH_MODEL if self._researching else _FIT_WITH_MODEL
@@ -237,7 +243,8 @@ class StatusHeader(Vertical):
         evidence = self._evidence_text()
         if evidence is not None:
             segments.append(("evidence", evidence))
-        if self._usage is not None:
+        if self._usage is not None and not self._offline_model:
+            # The offline model is no language model: its "tokens" are words it copied.
             segments.append(("tokens", self._usage_text(self._usage)))
         return segments
 
@@ -255,10 +262,12 @@ class StatusHeader(Vertical):
         # The ledger may be ahead of the supervisor's last report: show the larger count.
         records = max(records, progress.evidence_record_count)
         domains = max(domains, progress.source_domain_count)
+        # Short of room, a count that meets its need says only the count.
+        compact = not with_reason
         text = Text.assemble(
-            ("gate ", "dim"),
-            f"{fraction(records, progress.min_evidence_records, 'record')}"
-            f" · {fraction(domains, progress.min_source_domains, 'domain')}",
+            ("gate " if with_decision else "", "dim"),
+            f"{_against(records, progress.min_evidence_records, 'record', compact=compact)}"
+            f" · {_against(domains, progress.min_source_domains, 'domain', compact=compact)}",
         )
         if with_decision:
             text.append(" · ")
@@ -310,6 +319,13 @@ class StatusHeader(Vertical):
             # Before the first layout there is no width yet: the whole line.
             width = line.size.width or 10_000
             line.update(self.fitted_text(width))
+
+
+def _against(count: int, need: int, noun: str, *, compact: bool) -> str:
+    """ "3 records (need 5)"; short of room "3 of 5 records", or "6 records" once met."""
+    if not compact:
+        return toward(count, need, noun)
+    return counted(count, noun) if count >= need else f"{count} of {counted(need, noun)}"
 
 
 def _joined(segments: list[tuple[str, Text]]) -> Text:

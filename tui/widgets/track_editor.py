@@ -28,7 +28,12 @@ class TrackEditor(Vertical):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "abandon", "Discard edit", id="plan.edit.discard")
+        Binding("escape", "abandon", "Discard edit", id="plan.edit.discard"),
+        # Priority: the app moves the focus as it reads the key, before the keys typed
+        # after it are handed to a field. Handled by the field first, Tab would move the
+        # focus only after those keys had landed in the field it left.
+        Binding("tab", "next_field", "Next field", show=False, priority=True),
+        Binding("shift+tab", "previous_field", "Previous field", show=False, priority=True),
     ]
 
     class Submitted(Message):
@@ -90,6 +95,19 @@ class TrackEditor(Vertical):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.post_message(self.Submitted(self, self.fields))
+
+    def action_next_field(self) -> None:
+        self._move_focus(1)
+
+    def action_previous_field(self) -> None:
+        self._move_focus(-1)
+
+    def _move_focus(self, step: int) -> None:
+        fields = list(self.query(Input).results(Input))
+        focused = self.screen.focused
+        index = fields.index(focused) if focused in fields else -1
+        # Now, not `focus()` (which waits a turn of the message loop): the next key goes there.
+        self.screen.set_focus(fields[(index + step) % len(fields)], scroll_visible=False)
 
     def action_abandon(self) -> None:
         self.post_message(self.Abandoned(self))

@@ -29,6 +29,7 @@ from engine.models.offline.conversation import message_text
 from engine.models.offline.policy import respond, to_ai_message
 from engine.models.offline.reply import OfflineReply
 from engine.models.offline.text import count_words
+from engine.report_stream import report_draft
 
 OFFLINE_MODEL_NAME = "offline-extractive"
 _WORDS_PER_TEXT_CHUNK = 12
@@ -154,7 +155,12 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_seconds:
             await asyncio.sleep(self.delay_seconds)
-        return self._result(messages, self._decide(messages, kwargs))
+        reply = self._decide(messages, kwargs)
+        report = report_draft()
+        if report is not None:  # the writer's call: its report, section by section
+            report.begin()
+            report.add_by_section(reply.content)
+        return self._result(messages, reply)
 
     def _stream(
         self,

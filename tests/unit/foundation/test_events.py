@@ -22,6 +22,7 @@ from engine.events import (
     PhaseChanged,
     PlanApproved,
     PlanProposed,
+    ReportDelta,
     ReportReady,
     ReportReviewed,
     ResearchUnitSummary,
@@ -121,6 +122,7 @@ SAMPLES: list[Any] = [
         grounding="strict",
         report_path="/tmp/r.md",
     ),
+    ReportDelta(section="Timeouts", text="A timeout cancels ", start=True),
     ReportReviewed(
         round=1,
         max_rounds=2,

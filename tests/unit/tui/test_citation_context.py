@@ -24,6 +24,19 @@ def test_a_citations_sentence_leaves_out_the_heading_and_the_previous_citation()
     assert contexts == [
         (1, "Implements a mutex lock for asyncio tasks. [1]"),
         (2, "asyncio queues are designed to be similar to classes of the queue module. [2]"),
-        (1, "A lock guards a shared resource [1, 3]"),
-        (3, "A lock guards a shared resource [1, 3]"),
+        (1, "A lock guards a shared resource [1, 3]."),
+        (3, "A lock guards a shared resource [1, 3]."),
     ]
+
+
+def test_a_dotted_name_does_not_cut_the_cited_sentence() -> None:
+    report = (
+        "# Threads\n\n## Summary\n\nWith asyncio.to_thread(), we can run it in a thread\n"
+        "without blocking the loop [1].\n\n## Sources\n\n[1] asyncio-task.html\n"
+    )
+
+    (mark,) = citation_marks(report)
+
+    assert mark.context == (
+        "With asyncio.to_thread(), we can run it in a thread without blocking the loop [1]."
+    )

@@ -48,8 +48,24 @@ class ResearchScreenBase(Screen[None]):
     def _tick(self) -> None:
         started, finished = self.view.started_at, self.view.finished_at
         if started is not None:
-            end = finished if finished is not None else self.clock()
+            end = finished if finished is not None else self._clock_now()
             self.header.show_elapsed(end - started, final=finished is not None)
+
+    def _clock_now(self) -> float:
+        """Now, on the run's clock: while the run waits for the person, it stands still."""
+        waiting = self.view.waiting_since
+        return waiting if waiting is not None else self.clock()
+
+    def _wait_for_person(self, waiting: bool) -> None:
+        """Stop the run's clock while it waits for the person; go on from there after."""
+        view = self.view
+        if waiting and view.waiting_since is None and view.finished_at is None:
+            view.waiting_since = self.clock()
+        elif not waiting and view.waiting_since is not None:
+            if view.started_at is not None:
+                view.started_at += self.clock() - view.waiting_since
+            view.waiting_since = None
+        self._tick()
 
     def _unit_title(self, unit_id: str) -> str:
         unit = self.view.units.get(unit_id)

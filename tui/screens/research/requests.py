@@ -44,7 +44,20 @@ class PersonRequests(ResearchScreenBase):
             # A follow-up keeps the session (the engine decides whether the topic shifted).
             self.query_one(RunNotice).hide()
         self.view.question = question
+        self._show_starting()
         self.link.run(lambda driver: driver.start(question, mode=mode), self)
+
+    def _show_starting(self) -> None:
+        """Feedback the moment a question is sent: the engine may take seconds to say it
+        began (the first question loads it)."""
+        now = self.clock()
+        self.view.asked_at = self.view.started_at = now
+        self.view.finished_at = None
+        self.view.phase, self.view.phase_detail = "starting", ""
+        self.header.show_phase("starting")
+        self.header.show_elapsed(0.0)
+        self.query_one(PlanPane).show_phase("starting")
+        self.app.refresh_bindings()
 
     def _pending_decision(self) -> str:
         """What the engine waits for from the person on screen ("" when nothing)."""
@@ -59,6 +72,7 @@ class PersonRequests(ResearchScreenBase):
         self.reset()
         self.link.open(None)
         self.view.question = question
+        self._show_starting()
         self.link.run(lambda driver: driver.start(question, mode=mode), self)  # type: ignore[arg-type]
 
     def on_clarification_panel_answered(self, message: ClarificationPanel.Answered) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -134,10 +135,23 @@ class ResearchScreen(PersonRequests, EngineUpdates, ReaderDetails):
     def on_unmount(self) -> None:
         self._stop_indexing.set()
 
-    def _show_settings_offline(self, offline: bool) -> None:
+    def _show_settings_offline(self, offline: bool, *, changed: bool = False) -> None:
         self.settings_offline = offline
-        if not self.view.session_id:  # a session's own report wins once it started
+        # A session's own report wins once it started, until the settings change: the badge
+        # then says what the next question runs on.
+        if changed or not self.view.session_id:
             self.header.show_offline(offline)
+
+    def read_settings(self) -> None:
+        """The settings were saved: the offline badge follows what is now in force."""
+        self.run_worker(self._read_settings, thread=True, name="settings", group="settings")
+
+    def _read_settings(self) -> None:
+        try:
+            offline = self.link.backend.offline_model()
+        except Exception:  # bad settings: the doctor (F3) says which
+            return
+        self.app.call_from_thread(partial(self._show_settings_offline, offline, changed=True))
 
     # ---- a stored session --------------------------------------------------------------
 

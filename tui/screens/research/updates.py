@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         PlanArrived,
         ProgressUpdated,
         ReportArrived,
+        ReportWritten,
         RouteChosen,
         RunEnded,
         RunFailedNotice,
@@ -46,6 +47,8 @@ _ENDED_PHASES = {"done", "cancelled", "failed", "stopped"}
 _UNFINISHED_UNITS = {"queued", "running"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
 _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
+# Phases in which the run waits for the person: not research time.
+_WAITING_FOR_PERSON = {"plan_review", "clarifying"}
 
 
 def unit_detail_screen() -> type[UnitDetailScreen]:
@@ -64,6 +67,9 @@ class EngineUpdates(ResearchScreenBase):
         # A resumed run goes on from the time its question had taken; a new question (a
         # follow-up too) is timed from zero.
         taken = self._elapsed_so_far() if event.resumed else 0.0
+        if not event.resumed and self.view.asked_at is not None:
+            taken = self.clock() - self.view.asked_at  # timed from the person's Enter
+        self.view.asked_at = self.view.waiting_since = None
         self.view.session_id = event.session_id
         self.view.question = event.question
         self.view.offline = event.offline
@@ -83,7 +89,7 @@ class EngineUpdates(ResearchScreenBase):
         started, finished = self.view.started_at, self.view.finished_at
         if started is None:
             return 0.0
-        return (finished if finished is not None else self.clock()) - started
+        return (finished if finished is not None else self._clock_now()) - started
 
     def _run_resumed(self) -> None:
         """The run goes again: what said it had stopped (cancelled, failed) is no longer so,
@@ -102,8 +108,12 @@ class EngineUpdates(ResearchScreenBase):
         running: one the engine never reported finished shows `units_end` (cancelled, or
         stopped when the run ended some other way)."""
         self.header.show_model_call("")
+        self.view.asked_at = None
+        # Whatever the plan pane said was under way ("reading the question…") is not.
+        self.query_one(PlanPane).show_run_ended()
         if self.view.started_at is not None and self.view.finished_at is None:
-            self.view.finished_at = self.clock()
+            self.view.finished_at = self._clock_now()
+            self.view.waiting_since = None
             self._tick()
         unfinished = [u for u in self.view.units.values() if u.status in _UNFINISHED_UNITS]
         if unfinished:
@@ -118,6 +128,7 @@ class EngineUpdates(ResearchScreenBase):
     def on_phase_updated(self, message: PhaseUpdated) -> None:
         event = message.event
         self.view.phase, self.view.phase_detail = event.phase, event.detail
+        self._wait_for_person(event.phase in _WAITING_FOR_PERSON)
         self.header.show_phase(event.phase, event.detail)
         plan = self.query_one(PlanPane)
         if event.phase != "plan_review" and plan.reviewing:
@@ -254,10 +265,24 @@ class EngineUpdates(ResearchScreenBase):
         self.header.show_usage(message.event)
 
     @for_session_on_screen
+    async def on_report_written(self, message: ReportWritten) -> None:
+        pane = self.query_one(ReportPane)
+        await pane.show_written(message.event)
+        if message.event.start:
+            self._show_report_pane(pane)
+
+    @for_session_on_screen
     async def on_report_arrived(self, message: ReportArrived) -> None:
         self.view.report = message.event
         pane = self.query_one(ReportPane)
         await pane.show_report(message.event)
+        self._show_report_pane(pane)
+
+    def _show_report_pane(self, pane: ReportPane) -> None:
+        """The report is what the run was for: on a small terminal it takes the screen, as
+        the plan does for its review; on a larger one its pane takes the keys."""
+        if self._is_small() and self.maximized is not pane:
+            self.maximize(pane, container=False)
         pane.focus()
 
     @for_session_on_screen
@@ -295,6 +320,9 @@ class EngineUpdates(ResearchScreenBase):
         if self.view.started_at is not None and self.view.finished_at is None:
             # A run of this app's raised: it is over. (A session that could not be opened
             # to resume shows what was stored, as it was.)
+            self.view.phase, self.view.phase_detail = "failed", ""
+            self.header.show_phase("failed")
+            self.query_one(ReportPane).show_phase("failed")
             self._run_over()
         self.query_one(RunNotice).show_failure(message.reason, resumable=True)
         self._set_resumable(True)
