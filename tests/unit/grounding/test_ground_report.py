@@ -134,7 +134,7 @@ def test_the_score_catches_what_fluent_wrong_sentences_change() -> None:
 
 def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> None:
     report = (
-        "- Its cache holds at most 512 entries [1]. lru_cache saves up to 128 calls [1].\n"
+        "- Python was designed by a committee in Geneva [1]. lru_cache saves up to 128 calls [1].\n"
         "- A background thread persists queues to disk [2].\n"
         "- Queue.join() blocks until all items are processed [2].\n\n"
         "Example:\n\n    cache = lru_cache(maxsize=512)  # see [1].\n\n"
@@ -152,7 +152,7 @@ def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> 
 def test_two_removals_on_one_line_are_applied_right_to_left() -> None:
     report = (
         "A background thread persists queues to disk [2]. lru_cache saves up to 128 calls "
-        "[1]. Its cache holds at most 512 entries [1].\n"
+        "[1]. Python was designed by a committee in Geneva [1].\n"
     )
     grounded = _ground(report, "strict")
     assert grounded.report == "lru_cache saves up to 128 calls [1].\n"
@@ -233,9 +233,11 @@ def test_an_uncited_statement_is_never_cited_to_a_page_that_does_not_name_its_su
         registry=registry,
         mode="strict",
     )
-    assert "StreamHandler" not in grounded.report
+    # Not cited to the SSL page; the page shares its wording, so it is marked, not removed.
+    assert f"**StreamHandler**: Writes log messages to a file.{UNSUPPORTED_MARK}" in grounded.report
     assert "**FileHandler**: Writes logging output to a disk file [2]." in grounded.report
-    assert [claim.reason for claim in grounded.removed] == [UNCITED]
+    marked = next(claim for claim in grounded.claims if "StreamHandler" in claim.text)
+    assert (marked.action, marked.numbers, marked.reason) == ("marked", [], UNCITED)
 
 
 def test_an_answer_left_with_nothing_says_so() -> None:
