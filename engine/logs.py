@@ -83,9 +83,7 @@ def configure_logging(settings: Settings) -> Path:
         if getattr(handler, "_deepresearch", False):
             logger.removeHandler(handler)
             handler.close()
-    handler = PrivateRotatingFileHandler(
-        path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
-    )
+    handler = PrivateRotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
     handler._deepresearch = True  # type: ignore[attr-defined]
     handler.addFilter(RedactSecrets(_secrets_of(settings)))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -24,7 +24,9 @@ from engine.config import Settings, SettingsError
 from engine.sessions import SCHEMA
 
 # The index table is the SQLite index's, word for word; the events table is PostgreSQL's own.
-_SCHEMA = SCHEMA.rstrip() + """;
+_SCHEMA = (
+    SCHEMA.rstrip()
+    + """;
 CREATE TABLE IF NOT EXISTS deepresearch_events (
     session_id TEXT NOT NULL,
     number BIGINT NOT NULL,
@@ -32,6 +34,7 @@ CREATE TABLE IF NOT EXISTS deepresearch_events (
     PRIMARY KEY (session_id, number)
 )
 """
+)
 CONNECT_SECONDS = 10
 SCHEMA_LOCK = 0x6465657072657365  # an advisory-lock key of its own ("deeprese")
 _ready: set[str] = set()  # URLs whose table exists (created once per process)

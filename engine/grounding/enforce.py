@@ -15,6 +15,7 @@ stays as an uncited fact.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -153,7 +154,8 @@ async def ground_report_judged(
     it, quoted ones included; one that does not is marked.
     """
     context = _Context(sources, registry, document_text)
-    checked = _checked(report, original, context, uncited=uncited)
+    # Reading whole documents and scoring against them is blocking work: off the event loop.
+    checked = await asyncio.to_thread(_checked, report, original, context, uncited=uncited)
     if judge is not None:
         checked = await _judged(checked, judge, question)
     return _applied(report, checked, mode)

@@ -37,7 +37,7 @@ def best_windows(
     for order, passage in enumerate(passages):
         parts = _sentences(passage.text)
         for index, (start, _words) in enumerate(parts):
-            end, shared = start, set()
+            end, shared = start, set[str]()
             for next_start, words in parts[index:]:
                 if next_start - start >= chars:
                     break

@@ -21,7 +21,7 @@ def track_topic(track: ResearchTrack, scope: str) -> str:
     queries = "; ".join(track.queries)
     return (
         f"{track.title}. Find sources that answer: {queries}. "
-        f"This is for the report section \"{track.section}\"; the research as a whole covers: "
+        f'This is for the report section "{track.section}"; the research as a whole covers: '
         f"{scope}"
     )
 

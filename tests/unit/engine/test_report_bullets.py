@@ -41,6 +41,6 @@ async def test_the_verified_report_has_one_bullet_per_item(
     )
     written = await final_report(state(), runtime)
     config: RunnableConfig = {"configurable": {"thread_id": "bullets"}}
-    report = verify_citations({**state(), **written}, config, runtime)["verified_report"]
+    report = (await verify_citations({**state(), **written}, config, runtime))["verified_report"]
     assert "- - " not in report and "- • " not in report
     assert "- Alpha is fast [1]." in report
