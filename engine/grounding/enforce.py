@@ -202,15 +202,17 @@ def _checked(report: str, original: str, context: _Context, *, uncited: bool) ->
             # count sources as cited that no sentence rests on.
             found.append(_Checked(sentence, bare_markers=True))
             continue
-        if sentence.numbers and marker_stands_for_fact(sentence.text):
-            claim = _marker_as_fact(sentence, context.sources)
-            found.append(_Checked(sentence, Assessed(claim, removable=True)))
-            continue
         if sentence.numbers:
             cited = context.cited(sentence.numbers)
             assessed = assessed_claim(
                 _bare_claim(sentence, context.sources), sentence.text, cited, context.everything()
             )
+            if assessed.claim.decided_by != "quote" and marker_stands_for_fact(sentence.text):
+                # Its source's own words stand whatever they end on; anything else whose
+                # citation took the place of its fact states nothing.
+                claim = _marker_as_fact(sentence, context.sources)
+                shared = shares_content(strip_markers(sentence.text), context.everything()())
+                assessed = Assessed(claim, removable=not shared)
             found.append(_Checked(sentence, assessed, cited=tuple(cited)))
             continue
         if without_markers(sentence.text) in lost:

@@ -93,9 +93,10 @@ def test_a_plan_is_reviewed_over_rest_and_a_reconnect_misses_nothing(base: str) 
     assert everything[-1][1] == "run_finished" and everything[-1][2]["status"] == "completed"
     assert "report_ready" in [name for _, name, _ in seen]
     stored = (Path(httpx.get(f"{base}/v1/sessions").json()[0]["report_path"])).read_text()
-    assert stored.strip() == httpx.get(f"{base}/v1/sessions/{session_id}/report").json()[
-        "report"
-    ].strip()
+    assert (
+        stored.strip()
+        == httpx.get(f"{base}/v1/sessions/{session_id}/report").json()["report"].strip()
+    )
 
 
 def test_sync_returns_the_report_with_citations_and_usage(base: str) -> None:
