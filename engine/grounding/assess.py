@@ -13,9 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.events import ClaimSupport
+from engine.grounding.claims import strip_markers
 from engine.grounding.passages import Passage, texts_of
 from engine.grounding.score import ClaimScore, coverage, score_claim
 from engine.grounding.verbatim import found_verbatim
+from engine.grounding.words import stemmed_words, without_emphasis
 from engine.terminal_text import terminal_safe
 
 VERBATIM = "its source says it word for word"
@@ -23,6 +25,8 @@ VERBATIM = "its source says it word for word"
 # share content with what was retrieved (below it, nothing there is about what it says).
 # Tuned on the dev half of tests/fixtures/grounding/audit_cases.jsonl (bench/grounding.py).
 SHARES_CONTENT_AT = 0.2
+# ... and at least this many of them: one common word ("queue") is not shared content.
+SHARES_CONTENT_WORDS = 2
 
 
 @dataclass(frozen=True)
@@ -82,7 +86,9 @@ def shares_content(text: str, passages: Sequence[Passage]) -> bool:
     """Whether any retrieved text holds a good part of the sentence's content words."""
     if found_verbatim(text, passages) is not None:
         return True
-    return coverage(text, texts_of(passages)) >= SHARES_CONTENT_AT
+    wanted = len(stemmed_words(without_emphasis(strip_markers(text))))
+    share = coverage(text, texts_of(passages))
+    return share >= SHARES_CONTENT_AT and share * wanted >= min(SHARES_CONTENT_WORDS, wanted)
 
 
 def located(words: str, passages: Sequence[Passage]) -> tuple[Passage, int] | None:

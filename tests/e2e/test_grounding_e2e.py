@@ -46,7 +46,6 @@ async def test_strict_grounding_removes_or_marks_made_up_claims_citing_real_sour
     assert len(made_up) == 2
     assert all(c.status == "unsupported" and c.reason for c in made_up)
     assert all(c.action in ("removed", "marked") for c in made_up)
-    assert any(c.action == "removed" for c in made_up)
     for claim in made_up:
         if claim.action == "marked":
             assert f"{claim.text}{UNSUPPORTED_MARK}" in report.report
