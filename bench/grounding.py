@@ -1,16 +1,22 @@
-"""How well the lexical support scorer flags unsupported claims, and how fast it is.
+"""How well grounding flags unsupported sentences, how often it removes a true one, how fast.
 
-Reads the labelled claim–passage pairs shipped in tests/fixtures/grounding/ (supported
-paraphrases and unsupported claims made by swapping numbers, versions and names, negating,
-or pairing a claim with the wrong passage) and scores each pair with
-`engine.grounding.score.score_claim`. "Unsupported" is the positive class: precision is the
-share of flagged claims that are truly unsupported, recall the share of unsupported claims
-flagged. Targets: precision >= 0.9, recall >= 0.8, and 1,000 claims scored in < 1 s.
+Two sets, both in tests/fixtures/grounding/:
+- `labelled_claims.jsonl`: claim–passage pairs scored by `engine.grounding.score.score_claim`
+  (the lexical screens): precision and recall of "unsupported", and 1,000 claims timed.
+- `audit_cases.jsonl`: (sentence, sources, verdict) cases from real reports and the labelled
+  pairs, split into a dev half and a holdout half (by a hash of each id). Each case goes
+  through what the verifier does with a sentence (engine/grounding/assess.py): a source
+  given by key alone is read whole from the sample index, as a local document is. For the
+  lexical path, and with `--judge` for the model judge on the holdout half only, it prints
+  precision and recall on unsupported sentences (flagged = marked or removed) and the
+  false-removal rate (supported sentences removed). "off_question" cases (true of their
+  source, not of what was asked) count as unsupported.
 
-    uv run python bench/grounding.py [--sweep]
+    uv run python bench/grounding.py [--sweep] [--judge]
 
---sweep also prints precision and recall for other values of the weak threshold (WEAK_AT),
-the one that decides "unsupported" on overlap alone.
+--judge asks the model GROUNDING_JUDGE would use (the environment's settings; the shared local
+server at 127.0.0.1:8081 when `local-llm env` is loaded), a few sentences per call.
+--sweep also prints precision and recall for other values of the weak threshold (WEAK_AT).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.grounding_cases import audit_report  # noqa: E402
 from engine.grounding import score as scoring  # noqa: E402
 
 LABELLED = ROOT / "tests" / "fixtures" / "grounding" / "labelled_claims.jsonl"
@@ -79,6 +86,7 @@ def time_scoring(pairs: list[dict[str, str]]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sweep", action="store_true", help="try other WEAK_AT thresholds")
+    parser.add_argument("--judge", action="store_true", help="judge the holdout half too")
     args = parser.parse_args()
     pairs = load_pairs()
     outcome, misses = confusion(pairs)
@@ -105,6 +113,8 @@ def main() -> None:
             p, r = precision_recall(confusion(pairs)[0])
             print(f"{scoring.WEAK_AT:.2f}    | {p:.3f}     | {r:.3f}")
         scoring.WEAK_AT = default
+    print()
+    audit_report(judge=args.judge)
 
 
 if __name__ == "__main__":

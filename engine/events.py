@@ -244,8 +244,20 @@ class ClaimSupport(BaseModel):
     status: Literal["supported", "weak", "unsupported"] = "unsupported"
     reason: str = ""
     action: Literal["kept", "removed", "marked"] = "kept"
-    # The source sentences that share most of its words (what to check it against).
+    # The words of the passage that decided its verdict (what to check it against).
     excerpt: str = ""
+    # Who decided: its words found verbatim in a cited source (quote), the lexical score and
+    # its screens (rule), or a model reading the passages (judge).
+    decided_by: Literal["quote", "rule", "judge"] = "rule"
+    # Where the deciding words are: the source's locator, which of the texts it returned
+    # (1 = the first; 0 when none decided), and the character they start at in that text.
+    passage_source: str = ""
+    passage_number: int = 0
+    passage_offset: int = 0
+    # Why the judge, when one was asked, left the verdict to the rules ("" otherwise).
+    judge_error: str = ""
+    # For a quick answer, whether the judge read it as answering the question (None: not asked).
+    answers_question: bool | None = None
 
 
 class ReportReviewed(_Event):

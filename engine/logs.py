@@ -127,9 +127,7 @@ def configure_logging(settings: Settings) -> Path:
         if getattr(handler, "_deepresearch", False):
             logger.removeHandler(handler)
             handler.close()
-    handler = PrivateRotatingFileHandler(
-        path, maxBytes=2_000_000, backupCount=3, encoding="utf-8"
-    )
+    handler = PrivateRotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
     handler._deepresearch = True  # type: ignore[attr-defined]
     handler.addFilter(RedactSecrets(secrets_of(settings)))
     guard_library_logs(settings)

@@ -26,9 +26,7 @@ _C1_SEQUENCE = re.compile(
 )
 # Bidi embeddings, overrides and isolates, and the invisible marks that steer them.
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_CONTROLS_KEEPING_LAYOUT = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]"
-)
+_CONTROLS_KEEPING_LAYOUT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + _BIDI + "]")
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f" + _BIDI + "]")
 
 

@@ -29,9 +29,9 @@ EXTENSION_PATTERN = rf"\.(?:{_EXTENSIONS})(?![\w\-])"
 DOCUMENT_NAME_PATTERN = rf"[\w./\\\-]*[\w\-]{EXTENSION_PATTERN}"
 
 # The page suffix in its common spellings: `, p.15`, ` p. 15`, `, pp. 15-16`, `, page 15`,
-# `#page=15`, ` (p. 15)`.
+# `#page=15`, ` (p. 15)`, and German `, S. 15` (Seite).
 PAGE_SUFFIX_PATTERN = (
-    r"(?:\s*[,;]?\s*\(?\s*(?:pp?\.|pages?|pg\.?)\s*(?P<page>\d+)(?:\s*[-–]\s*\d+)?\s*\)?"
+    r"(?:\s*[,;]?\s*\(?\s*(?:pp?\.|pages?|pg\.?|S\.)\s*(?P<page>\d+)(?:\s*[-–]\s*\d+)?\s*\)?"
     r"|#page=(?P<anchor_page>\d+))"
 )
 

@@ -262,6 +262,34 @@ def summarize(claims: list[dict[str, Any]]) -> Summary:
     )
 
 
+_DECIDERS = {
+    "quote": "its words, found in its source",
+    "rule": "the rules",
+    "judge": "the judge",
+}
+
+
+def decided_lines(claim: dict[str, Any], indent: str, width: int) -> list[str]:
+    """Who decided a claim's verdict and the passage that decided it (audits that record it)."""
+    decider = _text(claim.get("decided_by"))
+    if not decider:
+        return []
+    lines = [_cut(f"{indent}decided by: {_DECIDERS.get(decider, decider)}", width)]
+    source = _text(claim.get("passage_source"))
+    words = _text(claim.get("excerpt"))
+    if source and words:
+        place = f"{source}, passage {claim.get('passage_number') or 1}, "
+        place += f"character {claim.get('passage_offset') or 0}"
+        lines.append(_cut(f"{indent}passage: {place}", width))
+        lines.append(_cut(f"{indent}  “{words}”", width))
+    failed = _text(claim.get("judge_error"))
+    if failed:
+        lines.append(_cut(f"{indent}judge: {failed}; the rules' verdict stands", width))
+    if claim.get("answers_question") is False:
+        lines.append(_cut(f"{indent}judge: it does not answer the question asked", width))
+    return lines
+
+
 def render(
     audit: dict[str, Any],
     session_id: str,
@@ -280,6 +308,11 @@ def render(
         f"Mode          {_text(audit.get('mode')) or 'unknown'}",
         f"Verification  {status}" + (f" — {reason}" if reason else ""),
         f"Grounding     {_text(audit.get('grounding')) or 'not recorded'}",
+        *(
+            [f"Judge         {_text(audit.get('grounding_judge'))}"]
+            if "grounding_judge" in audit
+            else []
+        ),
         f"Audit file    {_shown(str(path))}",
         "",
     ]
@@ -317,6 +350,7 @@ def render(
         why = _text(claim.get("reason"))
         if claim_status != "supported" and why:
             lines.append(_cut(f"{'':<{len(head)}}reason: {why}", width))
+        lines += decided_lines(claim, " " * len(head), width)
     lines.append("")
     lines.append(summarize(claims).line())
     return lines

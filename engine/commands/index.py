@@ -60,9 +60,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"deepresearch index: {shown_name(str(folder))} is not a folder", file=sys.stderr)
         return 2
     settings = load_settings()
-    index = LocalIndex(
-        settings.index_db_path, folder, max_file_bytes=settings.index_max_file_bytes
-    )
+    index = LocalIndex(settings.index_db_path, folder, max_file_bytes=settings.index_max_file_bytes)
     bar = ProgressBar(sys.stderr)
     try:
         stats = index.refresh(progress=bar)

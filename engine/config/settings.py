@@ -29,6 +29,7 @@ ResearchMode = Literal["auto", "quick", "deep"]
 ToolCallingSetting = Literal["auto", "native", "prompted"]
 StructuredOutputSetting = Literal["auto", "json_schema", "json_object", "tool", "text"]
 GroundingMode = Literal["strict", "mark", "off"]
+GroundingJudgeSetting = Literal["auto", "on", "off"]
 
 
 class SettingsError(ValueError):
@@ -123,6 +124,12 @@ class Settings(BaseModel):
 
     # Report checking: what happens to a cited sentence its sources do not support.
     grounding: GroundingMode = "strict"
+    # A model reads each cited sentence no verbatim match settles beside its sources' passages:
+    # on | off | auto (on when a real model is configured, off for the offline model).
+    grounding_judge: GroundingJudgeSetting = "auto"
+    # The judge's model and endpoint, each falling back to the writer role's.
+    support_model: str | None = None
+    support_base_url: str | None = None
     # The critic's review of each report section against its sources (0: off).
     critic_rounds: int = _count(2, minimum=0, maximum=10)
 
@@ -163,6 +170,8 @@ class Settings(BaseModel):
         "exa_base_url",
         "eval_model",
         "eval_base_url",
+        "support_model",
+        "support_base_url",
         "search_provider",
         mode="before",
     )
@@ -193,6 +202,7 @@ class Settings(BaseModel):
         "model_tool_calling",
         "model_structured_output",
         "grounding",
+        "grounding_judge",
         mode="before",
     )
     @classmethod
@@ -206,6 +216,7 @@ class Settings(BaseModel):
         "writer_base_url",
         "exa_base_url",
         "eval_base_url",
+        "support_base_url",
         "otel_exporter_otlp_endpoint",
     )
     @classmethod
@@ -344,6 +355,17 @@ class Settings(BaseModel):
                 )
             )
         return tuple(chain)
+
+    def support_judge_model(self) -> RoleModel | None:
+        """The support judge's model and endpoint (the writer's unless SUPPORT_MODEL and
+        SUPPORT_BASE_URL say otherwise), or None when GROUNDING_JUDGE leaves it off."""
+        writer = self.role_model("writer")
+        model = RoleModel(
+            "writer", self.support_model or writer.model, self.support_base_url or writer.base_url
+        )
+        if self.grounding_judge == "off" or model.offline:
+            return None
+        return model
 
     def role_model(self, role: Role) -> RoleModel:
         """The model and base URL for a role, falling back to the orchestrator's."""

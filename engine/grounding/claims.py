@@ -6,12 +6,13 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
-from engine.citations.markers import find_inline_markers
+from engine.citations.markers import MARKER_PATTERN, find_inline_markers
 from engine.citations.sections import parse_report
 
 # A sentence ends at . ! or ? before a space or the end (not inside `functools.partial`);
-# markers written after its full stop ("… shootout. [1]") still belong to it.
-_MARKER_AFTER = r"(?:\s*\[\^?\d+(?:\s*[,–-]\s*\d+)*\])*"
+# markers written after its full stop ("… shootout. [1]", "… pipe. 【4†L1-L5】") still belong
+# to it.
+_MARKER_AFTER = rf"(?:\s*(?:{MARKER_PATTERN}))*"
 _NOT_AN_END = r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)"
 SENTENCE = re.compile(rf".+?(?:{_NOT_AN_END}[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
 _SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>)")

@@ -1,24 +1,16 @@
 """Whether a claim and its sources disagree on "not" (or on an opposite word) about one thing.
 
-Each clause of the claim is compared with the source clause that says most of it. A clause
-is negated when it holds an explicit negation ("not", "never", "cannot") or an implicit one
-("unless", "regardless of", "instead of", "useless", "uncancelled"). A clause also disagrees
-when it says one word of an opposite pair ("strong") where the source clause says the other
-("weak") and not the claim's.
-
-Each negation of a verb also bears on a predicate, the word after it ("does not *raise*",
-"are cancelled and do not *continue*"): a claim that negates a predicate which a source
-clause saying much of its main part affirms, or affirms one such a clause negates, is in
-conflict unless another such clause of the source says it as the claim does. A negated
-possession ("does not have a timeout") negates a noun, and "not X until Y" says when X
-happens, not that it does not; neither marks a predicate. A claim that negates the noun ("no
-traceback") does not affirm it either.
+A screen, not a judge: a conflict found here marks a sentence for a reader (or a judge) to
+check, it never removes one. Each clause of the claim is compared with the source clause that
+says most of it. A clause is negated when it holds an explicit negation ("not", "never",
+"cannot") or an implicit one ("unless", "regardless of", "useless", "uncancelled"). A clause
+also disagrees when it says one word of an opposite pair ("strong") where the source clause
+says the other ("weak") and not the claim's.
 
 A claim clause that shares no word with the main part of the source clause it matches, only
 with its condition ("while a loop is running" against "cannot be called when a loop is
 running"), is compared with the condition. A negation that opens a clause of its own ("(not
-reserved keywords)") is also read joined to the clause before it. "X instead of Y" against
-"Y rather than X" is a conflict too.
+reserved keywords)") is also read joined to the clause before it.
 """
 
 from __future__ import annotations
@@ -26,10 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import islice
 from typing import NamedTuple
 
-from engine.grounding.names import code_names
 from engine.grounding.words import stem
 
 # A clause ends at punctuation, and before a word that starts a clause of its own: the
@@ -89,55 +79,16 @@ POLARITY_SHARE = 0.6
 MIN_SHARED = 4
 MIN_CLAUSE_WORDS = 3
 
-# A clause that shares fewer words than POLARITY_SHARE with its source clause is still
-# compared when the word its negation bears on (its predicate: "not *thread-safe*", "does not
-# *guarantee*") is one they share: the predicate, not the share, says it is one statement.
-PREDICATE_SHARE = 0.3
-MIN_PREDICATE_SHARED = 2
-# Words between a negation and what it negates ("does not *always* raise", "need not *be*
-# acquired"): skipped when looking for the predicate.
-_FILLER = frozenset(
-    {"be", "been", "being", "is", "are", "was", "were", "do", "does", "did"}
-    | {"a", "an", "the", "to", "it", "its", "that", "this", "any", "always", "ever"}
-    | {"necessarily", "yet", "also", "still", "only", "even", "made", "make", "get", "got"}
-)
-# Only a verb's negation marks a predicate: "accepts no timeout" or "without a lock" negate a
-# noun, which the source may well affirm about something else.
-# "makes no attempt to *override*" and "fails to *release*" negate a verb as "not" does.
-_VERBAL_NEGATION = re.compile(
-    r"\b(?:[Nn]ot|[Nn]ever|[Cc]annot|no attempt to|fail(?:s|ed)? to)\b|n't\b|n’t\b"
-)
-_WORD = re.compile(r"[A-Za-z][\w.\-]*(?:\(\))?")
-_NOMINAL_NEGATION = re.compile(
-    r"\b(?:[Nn]o|[Ww]ithout|[Nn]either|[Nn]or)\b|(?:\b[Nn]ot|n[’']t) (?:have|has|had)\b"
-)
-_POSSESSION = frozenset({"have", "has", "had"})
-_UNTIL = re.compile(r"\buntil\b", re.IGNORECASE)
-
-
-def _is_code_name(word: str) -> bool:
-    """`re.match()`, `wait_for`, `MULTILINE`: what a sentence is about, never what its
-    negation bears on ("does not make re.match() look" negates *look*)."""
-    if word.islower() and not any(mark in word for mark in "._("):
-        return False
-    return bool(code_names(word))
-
-
 Polarity = tuple[bool, bool | None]
-# The words each negation bears on.
-Predicates = tuple[frozenset[str], ...]
 
 
 class Clause(NamedTuple):
     words: frozenset[str]
     said: Polarity
-    negated: Predicates  # what the main part's verbs negate ("does not *raise*")
     main: frozenset[str]  # the words of the main part (without its condition)
     # Whether the condition's own words hold a negation ("when *no* loop is running"; None
     # without a condition): "unless" is not counted, unlike in `said`.
     condition_says_not: bool | None = None
-    # What a noun's negation bears on ("accepts *no* timeout", "*without* a lock").
-    nouns: Predicates = ()
 
 
 def _says_not(text: str) -> bool:
@@ -191,45 +142,6 @@ def main_part(clause: str) -> str:
     return plain if condition is None else plain[: condition.start()]
 
 
-def _following(text: str, most: int = 3) -> list[str]:
-    """The first words after a negation that could be what it bears on."""
-    words = (w for w in _WORD.findall(text) if w.lower() not in _FILLER)
-    return list(islice((w for w in words if not _is_code_name(w)), most))
-
-
-def predicate(clause: str, words_of: Callable[[str], frozenset[str]]) -> Predicates:
-    """The words each negation of the main part bears on (none without a negation): "are
-    cancelled and do not continue" negates *continue*, not *cancelled*; "not thread-safe"
-    negates *thread* and *safe* as one."""
-    plain = main_part(clause)
-    unidiomatic = _NOT_A_NEGATION.sub(" ", clause)
-    bearing: list[frozenset[str]] = []
-    for found in _VERBAL_NEGATION.finditer(plain):
-        if _UNTIL.search(unidiomatic, found.end()):
-            # "will not exit until the futures are done" says when it exits, not that it
-            # does not.
-            continue
-        following = _following(plain[found.end() :])
-        if following[:1] and following[0].lower() in _POSSESSION and following[1:2] == ["been"]:
-            following = following[2:]  # "has not been started": "have" helps a verb
-        if following and following[0].lower() not in _POSSESSION:
-            # "does not have a timeout parameter" negates a noun, as "has no timeout" does.
-            bearing.append(words_of(following[0]))
-    return tuple(word for word in bearing if word)
-
-
-def negated_nouns(main: str, words_of: Callable[[str], frozenset[str]]) -> Predicates:
-    """The words a negation of a noun bears on: "produce *no* traceback", "*without* a lock",
-    "does not have a *timeout*"."""
-    bearing = []
-    plain = _NOT_A_NEGATION.sub(" ", main)
-    for found in _NOMINAL_NEGATION.finditer(plain):
-        following = [w for w in _following(plain[found.end() :]) if w.lower() not in _POSSESSION]
-        if following:
-            bearing.append(words_of(following[0]))
-    return tuple(word for word in bearing if word)
-
-
 # A negation that opens a clause of its own ("built-in identifiers (not reserved keywords)",
 # "names fifo, not sigint") says what the clause before it is not.
 _ATTACHED_NEGATION = re.compile(r"\s*(?:not|never)\b")
@@ -243,10 +155,8 @@ def _clause(
     return Clause(
         words,
         polarity(clause),
-        predicate(clause, words_of),
         main,
         condition_says_not(clause),
-        negated_nouns(main_text, words_of),
     )
 
 
@@ -307,78 +217,4 @@ def conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> b
         best = _best_match(claim, source_clauses)
         if best is not None and _clauses_disagree(claim, best):
             return True
-        if _predicate_conflict(claim, source_clauses):
-            return True
-    return False
-
-
-def predicate_conflict(claim_clauses: list[Clause], source_clauses: Sequence[Clause]) -> bool:
-    """True when a claim clause negates a predicate a source clause saying much of it affirms,
-    or the reverse (without comparing the clauses whole)."""
-    return any(_predicate_conflict(claim, source_clauses) for claim in claim_clauses)
-
-
-def _predicate_conflict(claim: Clause, sources: Sequence[Clause]) -> bool:
-    """The claim clause's main part negates a predicate that a source clause saying much of it
-    affirms in its main part, or the reverse, and no such source clause says it as the claim
-    does (a page may say both "Return True if it is full" and "full() never returns True").
-    A condition's negation is not compared here, and a claim that negates the word as a noun
-    ("produce *no* traceback") does not affirm it."""
-    main = claim.main
-    related = [clause for clause in sources if _says_much_of(main, clause.words)]
-    if not related:
-        return False
-    denied_by_claim = frozenset().union(*claim.negated)
-    noun_denied_by_claim = frozenset().union(*claim.nouns)
-    for unit in {*claim.negated, *(unit for clause in related for unit in clause.negated)}:
-        if not unit <= main:
-            continue
-        denied = [clause for clause in related if unit & frozenset().union(*clause.negated)]
-        affirmed = [clause for clause in related if unit <= clause.main]
-        affirmed = [clause for clause in affirmed if clause not in denied]
-        if unit & denied_by_claim:
-            if affirmed and not denied:
-                return True
-        elif denied and not affirmed and not unit & noun_denied_by_claim:
-            return True
-    return False
-
-
-def _says_much_of(main: frozenset[str], source: frozenset[str]) -> bool:
-    shared = len(main & source)
-    return shared >= MIN_PREDICATE_SHARED and shared >= PREDICATE_SHARE * len(main)
-
-
-# "X instead of Y", "X rather than Y": X is chosen and Y passed over.
-_ALTERNATIVE = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
-_ALTERNATIVE_END = re.compile(r"[,;:.!?](?:\s|$)")
-# (the words of what a sentence chooses, the words of what it passes over)
-Alternative = tuple[frozenset[str], frozenset[str]]
-
-
-def alternatives(sentence: str, words_of: Callable[[str], frozenset[str]]) -> list[Alternative]:
-    """What each "instead of" or "rather than" of a sentence chooses and passes over."""
-    found = []
-    for marker in _ALTERNATIVE.finditer(sentence):
-        rest = sentence[marker.end() :]
-        end = _ALTERNATIVE_END.search(rest)
-        passed_over = words_of(rest[: end.start()] if end else rest)
-        chosen = words_of(sentence[: marker.start()])
-        if chosen and passed_over:
-            found.append((chosen, passed_over))
-    return found
-
-
-def alternatives_swapped(claim: Sequence[Alternative], sources: Sequence[Alternative]) -> bool:
-    """The claim passes over what a source chooses, and chooses what it passes over ("invokes
-    default_factory instead of returning None" against "return None rather than using
-    default_factory")."""
-    for chosen, passed_over in claim:
-        for source_chosen, source_passed_over in sources:
-            if (
-                passed_over & source_chosen
-                and chosen & source_passed_over
-                and not passed_over & source_passed_over
-            ):
-                return True
     return False

@@ -2,23 +2,17 @@
 
 The score is the share of the claim's content words (stemmed) found in the best
 window of consecutive sentences of one passage, or in the best windows of several passages
-together when the claim cites more than one source. Three things are checked outright,
-whatever the overlap, because they are what a fluent but wrong sentence changes while
-keeping the words:
+together when the claim cites more than one source. Three screens look past the overlap at
+what a fluent but wrong sentence changes while keeping the words:
 - every number the claim states must be in its sources (octal and hex literals too: a mode
   of 0o755 against 0o777);
-- a code name the sources lack (`re.search`) is wrong when they name a sibling instead
+- a code name the sources lack (`re.search`) is suspect when they name a sibling instead
   (`re.match`, `SystemExit` for `KeyboardInterrupt`; engine/grounding/names.py);
-- a code name the sources say is wrong where they never say it but put another name
-  ("Unlike wait(), wait_for() does not cancel" against "Unlike wait_for(), wait() does not
-  cancel"), or where the source clause saying the rest of the claim's clause names a sibling
-  ("a missing parent raises FileExistsError" against "a missing parent raises
-  FileNotFoundError"; engine/grounding/names.py);
 - each clause of the claim must have the polarity of the source clause that says most of it
   ("the barrier cannot be reused" against "the barrier can be reused"; "strong" against
-  "weak"; "are reserved keywords" against "are identifiers (not reserved keywords)"), and
-  must not choose what the source passes over ("X instead of Y" against "Y rather than X";
-  engine/grounding/polarity.py).
+  "weak"; engine/grounding/polarity.py).
+A screen's verdict is `by_rule`: it may mark a sentence, never remove it (engine/grounding/
+enforce.py); a judge reading the passages, where one is configured, decides.
 Markdown emphasis with underscores is markup: `_not_` is read as "not".
 """
 
@@ -32,19 +26,7 @@ from typing import Literal
 
 from engine.grounding import polarity
 from engine.grounding.claims import strip_markers
-from engine.grounding.names import (
-    NO_ROLES,
-    Name,
-    NamedClause,
-    Roles,
-    code_names,
-    context_swap,
-    found_in,
-    named_clauses,
-    role_swap,
-    roles,
-    sibling,
-)
+from engine.grounding.names import Name, code_names, found_in, sibling
 from engine.grounding.words import stemmed_words, without_emphasis
 from engine.sourcing.attribution import content_words
 
@@ -92,6 +74,8 @@ class ClaimScore:
     # The sentences of the sources that share most of the claim's words: what a reader
     # checks the claim against.
     excerpt: str = ""
+    # Decided by a screen (a number, a name, a negation) rather than by the overlap.
+    by_rule: bool = False
 
 
 def _numbers(text: str, *, spelled: bool = False) -> set[str]:
@@ -109,7 +93,6 @@ class _Passage:
     sentence_words: tuple[frozenset[str], ...]
     sentence_texts: tuple[str, ...]
     clauses: tuple[polarity.Clause, ...]
-    alternatives: tuple[polarity.Alternative, ...]
     numbers: frozenset[str]
     names: tuple[Name, ...]
 
@@ -130,11 +113,6 @@ def _prepared(passage: str) -> _Passage:
         sentence_words=tuple(each),
         sentence_texts=tuple(sentences),
         clauses=tuple(polarity.clauses(text, stemmed_words, min_words=2)),
-        alternatives=tuple(
-            chosen
-            for sentence in sentences
-            for chosen in polarity.alternatives(sentence, stemmed_words)
-        ),
         numbers=frozenset(_numbers(text, spelled=True))
         | {match.group(0) for match in _NUMBER_ON_WORD.finditer(text)},
         names=tuple(code_names(text)),
@@ -161,41 +139,13 @@ def _excerpt(wanted: frozenset[str], passages: Sequence[_Passage]) -> str:
     return best
 
 
-def _union_roles(passages: Sequence[_Passage]) -> Roles:
-    found = NO_ROLES
-    for passage in passages:
-        found = found | _roles(passage.text)
-    return found
-
-
-# Kept apart from _prepared: only a claim that names code asks for them.
-@lru_cache(maxsize=256)
-def _named_clauses(passage_text: str) -> tuple[NamedClause, ...]:
-    return named_clauses(passage_text)
-
-
-@lru_cache(maxsize=256)
-def _roles(passage_text: str) -> Roles:
-    return roles(passage_text)
-
-
 def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
     # A claim that is one short clause ("the cache is not threadsafe") is still checked.
     words_of = stemmed_words
     long_clauses = polarity.clauses(text, words_of)
     short_clauses = polarity.clauses(text, words_of, 2)
     sources = [c for passage in passages for c in passage.clauses]
-    if polarity.conflict(long_clauses or short_clauses, sources):
-        return True
-    # A short clause beside longer ones ("It is thread-safe, allowing …") is checked for the
-    # word it negates or affirms alone: matching it whole against a source clause is too loose.
-    beside = [clause for clause in short_clauses if clause not in long_clauses]
-    if long_clauses and polarity.predicate_conflict(beside, sources):
-        return True
-    chosen = polarity.alternatives(text, words_of)
-    return bool(chosen) and polarity.alternatives_swapped(
-        chosen, [found for passage in passages for found in passage.alternatives]
-    )
+    return polarity.conflict(long_clauses or short_clauses, sources)
 
 
 def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
@@ -210,26 +160,27 @@ def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
 
 
 def _wrong_name(text: str, prepared: Sequence[_Passage]) -> str:
-    """Why a code name of the claim is wrong: swapped for a sibling, or two names of the
-    sources with their roles swapped ("" when the names hold)."""
+    """Why a code name of the claim is suspect: the sources name a sibling instead ("" when
+    its names are found)."""
     every_word = frozenset().union(*(p.words for p in prepared))
     joined = " ".join(p.folded for p in prepared)
-    source_names = [name for p in prepared for name in p.names]
-    claim_names = code_names(text)
-    for name in claim_names:
+    source_names: list[Name] = [name for p in prepared for name in p.names]
+    for name in code_names(text):
         if found_in(name, every_word, joined, source_names):
             continue
         swapped = sibling(name, source_names)
         if swapped is not None:
             return f"its sources name {swapped.text}, not {name.text}"
-    if not (claim_names and source_names):
-        return ""
-    swap = role_swap(roles(text), _union_roles(prepared))
-    if swap is None and any(sibling(name, source_names) for name in claim_names):
-        swap = context_swap(
-            named_clauses(text), [clause for p in prepared for clause in _named_clauses(p.text)]
-        )
-    return f"its sources say {swap[1]} where it says {swap[0]}" if swap is not None else ""
+    return ""
+
+
+def coverage(claim: str, passages: Sequence[str]) -> float:
+    """The share of the claim's content words the best window of any one passage holds."""
+    wanted = stemmed_words(without_emphasis(strip_markers(claim)))
+    if not wanted:
+        return 1.0
+    best = max((len(_best_window(wanted, _prepared(p))) for p in passages if p.strip()), default=0)
+    return best / len(wanted)
 
 
 def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) -> ClaimScore:
@@ -243,14 +194,16 @@ def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) ->
     every_number = frozenset().union(*(p.numbers for p in prepared))
     missing_numbers = sorted(_numbers(text) - every_number)
     if missing_numbers:
-        return ClaimScore(0.0, "unsupported", f"its sources do not state {missing_numbers[0]}")
+        return ClaimScore(
+            0.0, "unsupported", f"its sources do not state {missing_numbers[0]}", by_rule=True
+        )
     wrong_name = _wrong_name(text, prepared)
     if wrong_name:
-        return ClaimScore(0.0, "unsupported", wrong_name)
+        return ClaimScore(0.0, "unsupported", wrong_name, by_rule=True)
     covered = frozenset().union(*(_best_window(wanted, p) for p in prepared))
     score = len(covered) / len(wanted)
     if _polarity_conflict(text, prepared):
-        return ClaimScore(0.0, "unsupported", "its sources state the opposite")
+        return ClaimScore(0.0, "unsupported", "its sources state the opposite", by_rule=True)
     if score >= SUPPORTED_AT:
         return ClaimScore(round(score, 3), "supported")
     if score >= WEAK_AT:

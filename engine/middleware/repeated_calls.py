@@ -63,9 +63,7 @@ class RepeatedCallMiddleware(AgentMiddleware):
             return _notice(request)
         return handler(request)
 
-    async def awrap_tool_call(
-        self, request: Any, handler: Callable[[Any], Awaitable[Any]]
-    ) -> Any:
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
         if is_repeat(request.tool_call, _messages(request)):
             return _notice(request)
         return await handler(request)

@@ -34,7 +34,7 @@ class StructuredOutputError(RuntimeError):
 
 
 def _who(model: BaseChatModel) -> str:
-    """"the planner model at 127.0.0.1:8081", as far as the model says who it is."""
+    """ "the planner model at 127.0.0.1:8081", as far as the model says who it is."""
     role = getattr(model, "role", None)
     transport = getattr(getattr(model, "endpoint", None), "transport", None)
     endpoint = getattr(transport, "endpoint", None)

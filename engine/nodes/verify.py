@@ -29,7 +29,8 @@ from engine.events import (
     PhaseChanged,
     ReportReady,
 )
-from engine.grounding.enforce import GroundedReport, ground_report
+from engine.grounding.enforce import GroundedReport, ground_report_judged
+from engine.grounding.support_judge import document_reader, support_judge, support_judge_label
 from engine.list_bullets import one_bullet_per_item
 from engine.markdown_file import markdown_file_text
 from engine.nodes.deps import EngineDeps, deps_of
@@ -152,13 +153,14 @@ def save_report(
     return str(report_path), str(audit_path)
 
 
-def verify_citations(
+async def verify_citations(
     state: ResearchState, config: RunnableConfig, runtime: Runtime[EngineDeps]
 ) -> dict[str, Any]:
     """Verify, sanitize and ground the report, save it with its audit, announce it."""
-    settings = deps_of(runtime).settings
+    deps = deps_of(runtime)
+    settings = deps.settings
     emit(PhaseChanged(phase="verifying"))
-    checked = _checked(state, settings)
+    checked = await _checked(state, deps)
     report = _with_notices(checked, state, config, settings)
     audit = _audit(checked, state, settings)
     report_path, audit_path = save_report(
@@ -194,7 +196,8 @@ class _Checked:
     sanitized: SanitizedReport
 
 
-def _checked(state: ResearchState, settings: Settings) -> _Checked:
+async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
+    settings = deps.settings
     registry = SourceRegistry.from_dict(state.get("registry"))
     # Strict: with nothing retrieved, no citation can stand (the default keeps the text).
     checked = check_report(state.get("final_report", ""), registry, strict=True)
@@ -203,12 +206,17 @@ def _checked(state: ResearchState, settings: Settings) -> _Checked:
     # a model or the question survives into it.
     report = one_bullet_per_item(terminal_safe(sanitized.sanitized_report)).strip() + "\n"
     kept, removed = audit_entries(verification, sanitized)
-    grounded = ground_report(
+    quick = state.get("route") == "quick"
+    grounded = await ground_report_judged(
         report,
         original=state.get("final_report", ""),
         sources={entry.number: entry.source for entry in kept},
         registry=registry,
         mode=settings.grounding,
+        judge=support_judge(settings, deps.model_for),
+        # A quick answer is one question's answer: the judge says what does not answer it.
+        question=state.get("question") if quick else None,
+        document_text=document_reader(settings) if registry.documents() else None,
     )
     status, reason = verification.status, verification.reason
     if status == "verified" and grounded.claims and not grounded.supported_left:
@@ -278,6 +286,9 @@ def _audit(checked: _Checked, state: ResearchState, settings: Settings) -> dict[
             entry.model_dump(exclude={"title", "excerpt"}) for entry in checked.removed
         ],
         "grounding": settings.grounding,
+        # Whether a model judged the sentences no verbatim match settled (see each claim's
+        # decided_by and judge_error).
+        "grounding_judge": support_judge_label(settings),
         "claims": [claim.model_dump() for claim in checked.grounded.claims],
         "verification": checked.verification.model_dump(mode="json", exclude={"verified_report"}),
         "sanitization": checked.sanitized.model_dump(mode="json", exclude={"sanitized_report"}),

@@ -482,9 +482,7 @@ class _QuickNodes:
         # (without them, a small CPU server reads the whole prompt again: minutes). A tool call
         # or another copy leaves the copy to be quoted from.
         with stop_reply_when(copying_results(catalog)):
-            again = await self.model.bind_tools(usable).ainvoke(
-                retry, max_tokens=QUICK_TURN_TOKENS
-            )
+            again = await self.model.bind_tools(usable).ainvoke(retry, max_tokens=QUICK_TURN_TOKENS)
         again = _as_ai_message(again)
         if again.tool_calls or _no_answer(again) or _copied_only(again, catalog):
             return reply

@@ -30,7 +30,7 @@ def _made_up_in(text: str) -> list[str]:
     return [claim[:-5] for claim in MADE_UP_CLAIMS if claim[:-5] in text]
 
 
-async def test_strict_grounding_removes_made_up_claims_citing_real_sources(
+async def test_strict_grounding_removes_or_marks_made_up_claims_citing_real_sources(
     stack, tmp_path: Path
 ) -> None:
     stack.llm.fail("made_up_claims")
@@ -40,10 +40,17 @@ async def test_strict_grounding_removes_made_up_claims_citing_real_sources(
     assert stack.llm.pending_faults == 0  # the writer did write them
     report = run.report
     assert report is not None
-    assert _made_up_in(report.report) == []
-    removed = [claim for claim in report.claims if claim.action == "removed"]
-    assert len(_made_up_in(" ".join(claim.text for claim in removed))) == 2
-    assert all(claim.status == "unsupported" and claim.reason for claim in removed)
+    # Without a judge the rules decide: what shares no content with any retrieved text goes,
+    # what shares some (a made-up count about cancelled tasks) stays marked.
+    made_up = [c for c in report.claims if _made_up_in(c.text)]
+    assert len(made_up) == 2
+    assert all(c.status == "unsupported" and c.reason for c in made_up)
+    assert all(c.action in ("removed", "marked") for c in made_up)
+    for claim in made_up:
+        if claim.action == "marked":
+            assert f"{claim.text}{UNSUPPORTED_MARK}" in report.report
+        else:
+            assert claim.text not in report.report
     # The research itself still stands: supported claims keep the report verified.
     assert report.verification_status == "verified"
     assert any(claim.status == "supported" for claim in report.claims)

@@ -67,9 +67,9 @@ async def test_offline_deep_session_over_the_sample_corpus(data_dir: Path, tmp_p
     assert len(sentences) >= 5
     for sentence in sentences:
         label, _, quoted = sentence.partition(": ")
-        assert any(
-            sentence in page or (quoted in page and label in page) for page in retrieved
-        ), sentence
+        assert any(sentence in page or (quoted in page and label in page) for page in retrieved), (
+            sentence
+        )
 
     # The JSONL events file replays to the same final state the live stream reached.
     events_file = tmp_path / "events.jsonl"

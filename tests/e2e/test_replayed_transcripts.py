@@ -122,6 +122,8 @@ def test_recorded_session_replays_whole(
         # indexed nothing else (search ranking depends on what the index holds).
         env["DOCUMENTS_PATH"] = str(PROJECT_ROOT / env["DOCUMENTS_PATH"])
         data_dir = tmp_path / "own-data"
+    # Recorded before the support judge: its calls are not in the cassettes.
+    env.setdefault("GROUNDING_JUDGE", "off")
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     empty_env = tmp_path / "empty.env"

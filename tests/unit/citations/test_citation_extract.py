@@ -50,7 +50,11 @@ def test_extract_cited_sentences() -> None:
         ("Task groups cancel their siblings when one task fails.", ["asyncio-task.html"]),
         (
             "The GIL is released during blocking I/O.",
-            ["guide.pdf, p.15", "https://sqlite.org/wal.html", "https://sqlite.org/fileformat.html"],
+            [
+                "guide.pdf, p.15",
+                "https://sqlite.org/wal.html",
+                "https://sqlite.org/fileformat.html",
+            ],
         ),
         ("Cited twice and to a missing entry.", ["https://sqlite.org/wal.html"]),
         ("Dr. Hipp designed it, e.g. for embedded use.", ["https://sqlite.org/fileformat.html"]),
@@ -100,9 +104,7 @@ def test_flag_uncertainty(sentence: str, label: str | None) -> None:
 
 
 def test_evidence_from_message_resolves_through_the_registry_and_caps() -> None:
-    registry = SourceRegistry.from_sources(
-        ["https://sqlite.org/wal.html"], ["Asyncio-Task.html"]
-    )
+    registry = SourceRegistry.from_sources(["https://sqlite.org/wal.html"], ["Asyncio-Task.html"])
     records = evidence_from_message(
         MESSAGE, "unit-2", registry=registry, max_claims=3, max_sources_per_claim=1
     )

@@ -91,9 +91,7 @@ def answers(draw: st.DrawFn) -> tuple[Answer, SourceRegistry]:
     retrieved = draw(st.lists(st.sampled_from(POOL), unique=True, max_size=len(POOL)))
     registry = SourceRegistry()
     for source in retrieved:
-        (registry.add_url if source.is_url else registry.add_document)(
-            source.locator, source.title
-        )
+        (registry.add_url if source.is_url else registry.add_document)(source.locator, source.title)
     listed = draw(st.lists(st.sampled_from(POOL), unique=True, max_size=7))
     style = draw(st.sampled_from(ENTRY_STYLES))
     entries = [

@@ -113,9 +113,7 @@ def test_every_heading_style_starts_the_section(heading: str) -> None:
 
 
 def test_numbered_lists_in_the_body_are_not_entries() -> None:
-    report = (
-        "Steps:\n1. Install https://x.org/install\n2. Run it\n\n## Sources\n[1] A: https://x.org/a\n"
-    )
+    report = "Steps:\n1. Install https://x.org/install\n2. Run it\n\n## Sources\n[1] A: https://x.org/a\n"
     assert [e.number for e in parse_sources_section(report)] == [1]
     assert "1. Install" in parse_report(report).body_text()
 

@@ -104,9 +104,7 @@ def test_no_output_url_is_absent_from_the_registry(report: str, registry: Source
 
 @FAST
 @given(reports(), registries)
-def test_verifying_a_verified_report_changes_nothing(
-    report: str, registry: SourceRegistry
-) -> None:
+def test_verifying_a_verified_report_changes_nothing(report: str, registry: SourceRegistry) -> None:
     once = verify_citations(report, registry)
     twice = verify_citations(once.verified_report, registry)
     assert twice.verified_report == once.verified_report

@@ -73,9 +73,7 @@ def test_lookup_url_levels(
 def test_ambiguous_level_falls_through_to_the_next() -> None:
     # Truncation and prefix are ambiguous (both URLs start with the citation) but only one
     # holds every cited query parameter with the same value, so level 5 decides.
-    registry = SourceRegistry.from_sources(
-        ["https://x.org/r?q=a&page=2", "https://x.org/r?q=ab"]
-    )
+    registry = SourceRegistry.from_sources(["https://x.org/r?q=a&page=2", "https://x.org/r?q=ab"])
     assert registry.lookup_url("https://x.org/r?q=a") == "https://x.org/r?q=a&page=2"
     registry = SourceRegistry.from_sources(
         ["https://example.com/guide/sqlite", "https://example.com/guide/sqlite-wal"]

@@ -98,9 +98,7 @@ def test_bare_body_urls_become_their_citation_or_go() -> None:
         f"[2] WAL: {SAFE}\n"
     )
     result = sanitize_report(report)
-    assert result.sanitized_report.splitlines()[0] == (
-        "See [1] for details, and (shortened) and."
-    )
+    assert result.sanitized_report.splitlines()[0] == ("See [1] for details, and (shortened) and.")
     reasons = [(r.number, r.url, r.reason) for r in result.removed]
     assert (1, "https://t.co/x", "shortened_url") in reasons
     assert (None, "https://bit.ly/x", "shortened_url") in reasons
@@ -110,9 +108,9 @@ def test_bare_body_urls_become_their_citation_or_go() -> None:
 @pytest.mark.parametrize(
     "markup",
     [
-        "<tool_call>{\"name\": \"search\"}</tool_call>",
-        "<function=search_web>{\"query\": \"x\"}</function>",
-        "<invoke name=\"fetch_url\">",
+        '<tool_call>{"name": "search"}</tool_call>',
+        '<function=search_web>{"query": "x"}</function>',
+        '<invoke name="fetch_url">',
         "<function_calls><invoke>",
         "<|python_tag|>search(x)",
     ],

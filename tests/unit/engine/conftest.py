@@ -52,6 +52,8 @@ def make_settings(tmp_path: Any, **overrides: Any) -> Settings:
         "MIN_SOURCE_DOMAINS": "2",
         "PLANNER_SEARCHES": "0",
         "RESEARCH_MODE": "deep",
+        # Scripted models answer the roles' calls only; the judge's tests switch it on.
+        "GROUNDING_JUDGE": "off",
     }
     values.update({k.upper(): str(v) for k, v in overrides.items()})
     return settings_from_mapping(values)

@@ -365,3 +365,32 @@ def test_a_reader_that_stops_early_is_not_an_error(cli: Cli, tmp_path: Path) -> 
     _, err = child.communicate(timeout=60)
     assert child.returncode == 0
     assert err == b""
+
+
+def test_each_claim_shows_who_decided_and_the_passage_that_did() -> None:
+    from engine.commands.audit import render
+
+    quoted = {
+        **claim(
+            "If the stdout argument was not PIPE, this attribute is None.", "supported", "kept", 1.0
+        ),
+        "decided_by": "quote",
+        "passage_source": "subprocess.html",
+        "passage_number": 1,
+        "passage_offset": 4210,
+        "excerpt": "If the stdout argument was not PIPE, this attribute is None",
+    }
+    failed = {
+        **claim("Sessions last 90 days.", "supported", "kept", 0.8),
+        "decided_by": "rule",
+        "judge_error": "the judge's call failed (APITimeoutError)",
+    }
+    audit = make_audit(claims=[quoted, failed], grounding_judge="local at 127.0.0.1:8081")
+    lines = render(audit, SESSION, 1, 1, Path("a.audit.json"), width=120)
+    text = "\n".join(lines)
+    assert "Judge         local at 127.0.0.1:8081" in text
+    at = next(i for i, line in enumerate(lines) if "stdout argument was not PIPE" in line)
+    assert lines[at + 1].strip() == "decided by: its words, found in its source"
+    assert lines[at + 2].strip() == "passage: subprocess.html, passage 1, character 4210"
+    assert lines[at + 3].strip() == "“If the stdout argument was not PIPE, this attribute is None”"
+    assert "judge: the judge's call failed (APITimeoutError); the rules' verdict stands" in text

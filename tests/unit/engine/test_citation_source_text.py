@@ -23,7 +23,7 @@ async def test_a_kept_citation_carries_the_passage_its_source_returned(
         "Alpha is fast [1]. The guide says so [2].\n\n## Sources\n"
         "[1] https://a.example.org/1\n[2] guide.md"
     )
-    ready = report_ready(tmp_path, monkeypatch, report, registry, "off")
+    ready = await report_ready(tmp_path, monkeypatch, report, registry, "off")
     web, document = ready.kept_citations
     assert (web.title, web.excerpt) == ("Alpha notes", PASSAGE)
     assert document.excerpt.startswith("word word")
@@ -37,5 +37,5 @@ async def test_the_passage_the_citing_sentence_rests_on_comes_first(
     registry.add_document("guide.md", passage="An unrelated opening about installation steps.")
     registry.add_passage("guide.md", "Beta is slow because it reads every record from disk.")
     report = "Beta is slow because it reads every record from disk [1].\n\n## Sources\n[1] guide.md"
-    ready = report_ready(tmp_path, monkeypatch, report, registry, "mark")
+    ready = await report_ready(tmp_path, monkeypatch, report, registry, "mark")
     assert ready.kept_citations[0].excerpt.startswith("Beta is slow")

@@ -59,7 +59,7 @@ async def test_verification_removes_unretrieved_citations_and_marks_offline_repo
         "[1] https://a.example.org/1\n[2] https://invented.example.com/x"
     )
     config: RunnableConfig = {"configurable": {"thread_id": "s1"}}
-    result = verify_citations({**state(), "final_report": report}, config, runtime)
+    result = await verify_citations({**state(), "final_report": report}, config, runtime)
     assert result["verified_report"].startswith(f"> {OFFLINE_NOTICE}\n\n")
     assert "invented.example.com" not in result["verified_report"]
     removed = result["audit"]["removed_citations"]
@@ -75,7 +75,7 @@ async def test_a_report_that_lists_sources_but_cites_none_is_not_verified(tmp_pa
     runtime = Runtime(context=engine_deps)
     report = "Alpha is fast.\n\n## Sources\n[1] https://a.example.org/1"
     config: RunnableConfig = {"configurable": {"thread_id": "s2"}}
-    result = verify_citations({**state(), "final_report": report}, config, runtime)
+    result = await verify_citations({**state(), "final_report": report}, config, runtime)
     assert result["audit"]["verification_status"] == "unverified"
     assert result["audit"]["verification_reason"] == "no_inline_citations"
     assert "no sentence cites one" in result["verified_report"]

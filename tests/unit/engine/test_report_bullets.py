@@ -37,6 +37,6 @@ async def test_the_verified_report_has_one_bullet_per_item(
     runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), critic_rounds=0))
     written = {"final_report": DOUBLED, "writer_fallback": None}
     config: RunnableConfig = {"configurable": {"thread_id": "bullets"}}
-    report = verify_citations({**state(), **written}, config, runtime)["verified_report"]
+    report = (await verify_citations({**state(), **written}, config, runtime))["verified_report"]
     assert "- - " not in report and "- • " not in report
     assert "- Alpha is fast [1]." in report

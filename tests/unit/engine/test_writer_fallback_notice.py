@@ -43,7 +43,7 @@ async def finished(tmp_path: Path, model: ScriptedChatModel) -> dict[str, Any]:
     runtime = Runtime(context=deps(tmp_path, model, critic_rounds=0))
     written = await final_report(state(), runtime)
     config: RunnableConfig = {"configurable": {"thread_id": "fallback"}}
-    return verify_citations({**state(), **written}, config, runtime)
+    return await verify_citations({**state(), **written}, config, runtime)
 
 
 async def test_a_writer_citing_nothing_it_was_given_is_said_atop_the_report(

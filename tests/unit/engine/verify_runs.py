@@ -17,7 +17,7 @@ from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.test_report import deps, state
 
 
-def report_ready(
+async def report_ready(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     report: str,
@@ -30,5 +30,5 @@ def report_ready(
     values = {**state(), "final_report": report, "registry": registry.to_dict()}
     runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding=grounding))
     config: RunnableConfig = {"configurable": {"thread_id": tmp_path.name}}
-    verify_citations(values, config, runtime)
+    await verify_citations(values, config, runtime)
     return next(e for e in events if isinstance(e, ReportReady))

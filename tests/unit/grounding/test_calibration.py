@@ -28,19 +28,17 @@ def test_precision_and_recall_of_unsupported_hold_on_the_labelled_set() -> None:
     outcome, _ = _outcomes()
     precision = outcome["tp"] / (outcome["tp"] + outcome["fp"])
     recall = outcome["tp"] / (outcome["tp"] + outcome["fn"])
-    # Figures of bench/grounding.py when the checks were last changed (0.952 and 0.856, after
-    # octal literals counted as numbers, built-in exceptions and calls with arguments as
-    # names, the clause that says the rest of a claim named its sibling, bracketed negations,
-    # conditions, "no attempt to" and "instead of" were read); a change that trades one away
-    # shows here.
+    # Figures of bench/grounding.py when the screens were last changed (0.958 and 0.756, after
+    # the role, context, predicate and "instead of" rules were retired for the judge); the
+    # screens only mark, so precision is what must hold.
     assert precision >= 0.95
-    assert recall >= 0.85
+    assert recall >= 0.75
 
 
 def test_the_hard_checks_catch_every_kind_of_swap_they_are_for() -> None:
     _, caught = _outcomes()
     assert caught["number_swap"] >= 40  # of 40
     assert caught["version_swap"] >= 46  # of 46
-    assert caught["entity_swap"] >= 40  # of 47
-    assert caught["negation"] >= 34  # of 43
+    assert caught["entity_swap"] >= 35  # of 47
+    assert caught["negation"] >= 18  # of 43
     assert caught["wrong_passage"] >= 19  # of 33

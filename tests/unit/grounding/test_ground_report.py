@@ -56,13 +56,13 @@ def test_strict_removes_unsupported_claims_and_keeps_supported_ones() -> None:
     grounded = _ground(REPORT, "strict")
     assert "128 of the most recent calls by default [1]." in grounded.report
     assert "Queue.join() blocks until every item" in grounded.report
-    assert "512" not in grounded.report
+    # A made-up number beside the source's words: the rules mark it; what shares nothing goes.
+    assert f"otherwise [1].{UNSUPPORTED_MARK}" in grounded.report
     assert "persists queues" not in grounded.report
     assert "\n- \n" not in grounded.report and "\n-\n" not in grounded.report
     assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
     removed = {claim.text: claim for claim in grounded.removed}
-    assert len(removed) == 2
-    assert any("512" in text for text in removed)
+    assert len(removed) == 1
     assert all(claim.status == "unsupported" and claim.reason for claim in removed.values())
     assert grounded.supported_left == 2
     kept = next(claim for claim in grounded.claims if claim.text.startswith("lru_cache saves"))
@@ -134,7 +134,7 @@ def test_the_score_catches_what_fluent_wrong_sentences_change() -> None:
 
 def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> None:
     report = (
-        "- Its cache holds at most 512 entries [1]. lru_cache saves up to 128 calls [1].\n"
+        "- Python was designed by a committee in Geneva [1]. lru_cache saves up to 128 calls [1].\n"
         "- A background thread persists queues to disk [2].\n"
         "- Queue.join() blocks until all items are processed [2].\n\n"
         "Example:\n\n    cache = lru_cache(maxsize=512)  # see [1].\n\n"
@@ -152,7 +152,7 @@ def test_removals_leave_no_blank_list_items_double_spaces_or_indented_code() -> 
 def test_two_removals_on_one_line_are_applied_right_to_left() -> None:
     report = (
         "A background thread persists queues to disk [2]. lru_cache saves up to 128 calls "
-        "[1]. Its cache holds at most 512 entries [1].\n"
+        "[1]. Python was designed by a committee in Geneva [1].\n"
     )
     grounded = _ground(report, "strict")
     assert grounded.report == "lru_cache saves up to 128 calls [1].\n"
@@ -201,10 +201,12 @@ def test_an_uncited_statement_is_cited_to_the_source_that_states_it_or_goes() ->
     assert "The lru_cache decorator saves up to the maxsize most recent calls [1]." in (
         strict.report
     )
-    assert "decorators on coroutine functions" not in strict.report
+    # It shares words with the functools page: marked, not removed.
+    assert f"decorators on coroutine functions.{UNSUPPORTED_MARK}" in strict.report
     assert "Here is how." in strict.report  # framing, not a claim
-    removed = strict.removed[0]
-    assert removed.reason in (UNCITED, UNCITED_WEAK) and removed.numbers == []
+    marked = next(c for c in strict.claims if "coroutine" in c.text)
+    assert marked.reason in (UNCITED, UNCITED_WEAK) and marked.numbers == []
+    assert marked.action == "marked"
     marked = _ground(report, "mark")
     assert f"coroutine functions.{UNSUPPORTED_MARK}" in marked.report
     off = _ground(report, "off")
@@ -233,9 +235,11 @@ def test_an_uncited_statement_is_never_cited_to_a_page_that_does_not_name_its_su
         registry=registry,
         mode="strict",
     )
-    assert "StreamHandler" not in grounded.report
+    # Not cited to the SSL page; the page shares its wording, so it is marked, not removed.
+    assert f"**StreamHandler**: Writes log messages to a file.{UNSUPPORTED_MARK}" in grounded.report
     assert "**FileHandler**: Writes logging output to a disk file [2]." in grounded.report
-    assert [claim.reason for claim in grounded.removed] == [UNCITED]
+    marked = next(claim for claim in grounded.claims if "StreamHandler" in claim.text)
+    assert (marked.action, marked.numbers, marked.reason) == ("marked", [], UNCITED)
 
 
 def test_an_answer_left_with_nothing_says_so() -> None:
@@ -299,7 +303,7 @@ def test_a_references_list_written_midway_does_not_end_what_is_checked() -> None
         "## Sources\n[1] functools — functools.html\n[2] Queues — asyncio-queue.html\n"
     )
     grounded = _ground(report, "strict")
-    assert "maxsize of 64" not in grounded.report
+    assert f"maxsize of 64 entries by default [1].{UNSUPPORTED_MARK}" in grounded.report
     assert grounded.report.rstrip().endswith("[2] Queues — asyncio-queue.html")
 
 

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.citations.registry import SourceRegistry
+from engine.grounding.assess import shares_content
 from engine.grounding.claims import sentences
-from engine.grounding.enforce import ground_report
+from engine.grounding.enforce import UNSUPPORTED_MARK, ground_report
+from engine.grounding.passages import every_passage
 from engine.grounding.score import score_claim
 
 LABELLED = Path(__file__).resolve().parents[2] / "fixtures" / "grounding" / "labelled_claims.jsonl"
@@ -49,15 +51,22 @@ def test_no_kept_sentence_is_unsupported_by_the_sources_it_cites(
     grounded = ground_report(
         report, original=report, sources=sources, registry=registry, mode="strict"
     )
+    marked = {claim.text for claim in grounded.claims if claim.action == "marked"}
     for sentence in sentences(grounded.report, set(sources)):
-        if not sentence.numbers:
+        text = sentence.text.replace(UNSUPPORTED_MARK.strip(), "").strip()
+        if not sentence.numbers or text in marked:
             continue
         passages = [p for n in sentence.numbers for p in registry.passages(sources[n])]
-        assert score_claim(sentence.text, passages).status != "unsupported", sentence.text
-    # Nothing supported is lost, nothing is mangled: every kept claim is still there whole.
+        assert score_claim(text, passages).status != "unsupported", text
+    # Nothing supported is lost, nothing is mangled: every kept claim is still there whole, an
+    # unsupported one is marked, and only what no retrieved text shares content with is gone.
+    retrieved = every_passage(registry)
     for claim in grounded.claims:
         if claim.action == "kept":
-            assert claim.text in grounded.report
+            assert claim.text in grounded.report and claim.status != "unsupported"
+        elif claim.action == "marked":
+            assert f"{claim.text}{UNSUPPORTED_MARK}" in grounded.report
         else:
             assert claim.text not in grounded.report
+            assert not shares_content(claim.text, retrieved), claim.text
     assert grounded.report.rstrip().endswith(f"— {sources[max(sources)]}")

@@ -36,8 +36,9 @@ def test_a_listed_source_outside_the_ledger_is_named() -> None:
     registry.add_url("https://blog.example.com/lru", "Blog", "lru_cache saves 128 calls.")
     check = check_draft(OUTSIDE, RECORDS, registry)
     assert len(check.errors) == 1
-    assert "lists https://blog.example.com/lru, which is not in the evidence ledger" in (
-        check.errors[0]
+    assert (
+        "lists https://blog.example.com/lru, which is not in the evidence ledger"
+        in (check.errors[0])
     )
     assert check.grounded_claims == 0
 

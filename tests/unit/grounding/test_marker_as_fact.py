@@ -38,7 +38,8 @@ def test_a_statement_that_cites_after_its_fact_is_not(sentence: str) -> None:
     assert not marker_stands_for_fact(sentence)
 
 
-def test_grounding_removes_such_a_sentence_and_says_why() -> None:
+def test_grounding_marks_such_a_sentence_and_says_why() -> None:
+    from engine.grounding.enforce import UNSUPPORTED_MARK
     from engine.grounding.marker_as_fact import MARKER_AS_FACT
     from tests.unit.grounding.test_ground_report import _ground
 
@@ -50,11 +51,14 @@ def test_grounding_removes_such_a_sentence_and_says_why() -> None:
     )
     grounded = _ground(report, "strict")
 
-    assert "maxsize of the cache is" not in grounded.report
+    # A rule, so it marks: the page shares its words ("…variables from [1]." is a whole
+    # sentence the same rule would take for one).
+    assert f"maxsize of the cache is [1].{UNSUPPORTED_MARK}" in grounded.report
     assert "128 of the most recent calls by default [1]." in grounded.report
-    (removed,) = grounded.removed
-    assert removed.reason == MARKER_AS_FACT
-    assert removed.sources == ["functools.html"]
+    (marked,) = [claim for claim in grounded.claims if claim.action == "marked"]
+    assert marked.reason == MARKER_AS_FACT
+    assert marked.sources == ["functools.html"]
+    assert not grounded.removed
 
 
 def test_a_sentence_that_only_lists_its_sources_leaves_out_no_fact() -> None:

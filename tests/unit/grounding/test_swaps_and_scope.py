@@ -70,12 +70,6 @@ DEFAULTDICT_GET = (
             "wraps() is equivalent to partial(update_wrapper, wrapped=wrapped).",
             WRAPS,
         ),
-        # Both names are on the page, but the clause saying the rest names the other.
-        (
-            "A missing parent directory makes Path.mkdir() raise FileExistsError.",
-            "A missing parent directory makes Path.mkdir() raise FileNotFoundError.",
-            MKDIR,
-        ),
         # A negation in brackets says what the clause before it is not.
         (
             "Standard exception names such as ValueError are reserved keywords in Python.",
@@ -94,12 +88,6 @@ DEFAULTDICT_GET = (
             "total_ordering overrides methods that a superclass already declares.",
             "total_ordering does not override methods that a superclass already declares.",
             TOTAL_ORDERING,
-        ),
-        # What "instead of" passes over is what the source chooses.
-        (
-            "On a defaultdict, get() invokes default_factory instead of returning None.",
-            "On a defaultdict, get() returns None instead of invoking default_factory.",
-            DEFAULTDICT_GET,
         ),
     ],
 )
@@ -124,21 +112,3 @@ def test_a_negation_after_a_comma_joins_its_clause_only_as_a_second_reading() ->
     passage = "The handler names fifo, not sigint, as the signal it waits for."
     assert score_claim("The handler names fifo, not sigint.", [passage]).status != "unsupported"
     assert score_claim("The handler names fifo as its signal.", [passage]).status != "unsupported"
-
-
-def test_a_short_clause_beside_longer_ones_is_checked_for_the_word_it_affirms() -> None:
-    # From a real model's deep report: the page says the opposite of the short clause.
-    passage = (
-        "A Condition object. Not thread-safe. An asyncio condition primitive can be used by a "
-        "task to wait for some event to happen and then get exclusive access to a shared resource."
-    )
-    wrong = (
-        "- **Advantages**: It is thread-safe, allowing multiple tasks to coordinate access to a "
-        "shared resource."
-    )
-    right = (
-        "It is not thread-safe, but it lets a task wait for an event and then get exclusive "
-        "access to a shared resource."
-    )
-    assert score_claim(wrong, [passage]).status == "unsupported"
-    assert score_claim(right, [passage]).status != "unsupported"

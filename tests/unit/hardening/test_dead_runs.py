@@ -48,9 +48,7 @@ def test_a_killed_run_is_interrupted_and_a_live_one_is_running(sandbox: Sandbox)
         rows = {line.split()[0]: line for line in out.splitlines()[1:] if line.strip()}
         assert rows["20260101-000000-dead01"].split()[1] == "interrupted"
         assert rows["20260101-000000-live01"].split()[1] == "running"
-        assert (
-            "interrupted — resume with: deepresearch run --resume 20260101-000000-dead01" in out
-        )
+        assert "interrupted — resume with: deepresearch run --resume 20260101-000000-dead01" in out
         assert "--resume 20260101-000000-live01" not in out
     finally:
         alive.kill()

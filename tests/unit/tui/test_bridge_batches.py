@@ -39,7 +39,9 @@ class Target:
 
 def record(index: int) -> EvidenceAdded:
     return EvidenceAdded(
-        record=EvidenceRecord(id=f"e{index}", claim=f"Claim {index}.", source_urls=["https://a.example/x"])
+        record=EvidenceRecord(
+            id=f"e{index}", claim=f"Claim {index}.", source_urls=["https://a.example/x"]
+        )
     )
 
 

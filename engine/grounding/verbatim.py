@@ -1,0 +1,86 @@
+"""The verbatim fast path: a sentence its cited source says word for word is supported.
+
+Words are compared as a sequence, with citation markers, Markdown (emphasis, code spans,
+links), a leading `name():` label, case, punctuation and whitespace set aside: "If the stdout
+argument was not PIPE, this attribute is None. [3]" is found in a page whose text begins with
+it, whatever else the page says beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.grounding.claims import strip_markers
+from engine.grounding.passages import Passage
+
+# `loop.create_connection():`, `@functools.lru_cache(maxsize=128, typed=False):`,
+# `join([timeout]):` — the API entry a sentence was taken from, written before it.
+_LABEL = re.compile(r"^\s*[@\w.]+\((?:[^()]|\([^()]*\))*\)\s*:\s+")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A word without the underscores around it: `_not_` (emphasis) is "not", `wait_for` stays.
+_WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
+# Shorter than this, a word sequence is found in too many places to vouch for anything.
+MIN_WORDS = 4
+
+
+@dataclass(frozen=True)
+class VerbatimMatch:
+    """Where a sentence was found: the passage and the character its words start at."""
+
+    passage: Passage
+    offset: int
+    words: str
+
+
+def claim_words(sentence: str) -> tuple[str, ...]:
+    text = _LINK.sub(r"\1", strip_markers(sentence))
+    return tuple(word.casefold() for word in _WORD.findall(_LABEL.sub("", text)))
+
+
+@lru_cache(maxsize=256)
+def _indexed(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """The passage's words joined by single spaces, where each word starts in that string,
+    and where it starts in `text`."""
+    matches = list(_WORD.finditer(text))
+    joined, starts, at = [], [], 0
+    for match in matches:
+        starts.append(at)
+        joined.append(match.group(0).casefold())
+        at += len(match.group(0)) + 1
+    return " ".join(joined), tuple(starts), tuple(m.start() for m in matches)
+
+
+def found_verbatim(
+    sentence: str, passages: Sequence[Passage], *, min_words: int = MIN_WORDS
+) -> VerbatimMatch | None:
+    """Where `sentence`'s words stand in one of `passages` in the same order, or None."""
+    words = claim_words(sentence)
+    if len(words) < min_words:
+        return None
+    needle = " ".join(words)
+    for passage in passages:
+        joined, starts, offsets = _indexed(passage.text)
+        at = _whole_words_at(joined, needle)
+        if at < 0:
+            continue
+        first = starts.index(at)
+        start = offsets[first]
+        end_word = offsets[first + len(words) - 1]
+        end = end_word + len(words[-1])
+        return VerbatimMatch(passage, start, passage.text[start:end])
+    return None
+
+
+def _whole_words_at(joined: str, needle: str) -> int:
+    """Where `needle` starts in `joined` on word boundaries, or -1."""
+    at = joined.find(needle)
+    while at >= 0:
+        before = at == 0 or joined[at - 1] == " "
+        after = at + len(needle) == len(joined) or joined[at + len(needle)] == " "
+        if before and after:
+            return at
+        at = joined.find(needle, at + 1)
+    return -1
