@@ -213,7 +213,11 @@ async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
         sources={entry.number: entry.source for entry in kept},
         registry=registry,
         mode=settings.grounding,
-        judge=support_judge(settings, deps.model_for),
+        # `auto` keeps a quick answer quick: one more model call would double its time on a
+        # small local model. Deep reports, and quick answers with GROUNDING_JUDGE=on, are judged.
+        judge=None
+        if quick and settings.grounding_judge == "auto"
+        else support_judge(settings, deps.model_for),
         # A quick answer is one question's answer: the judge says what does not answer it.
         question=state.get("question") if quick else None,
         document_text=document_reader(settings) if registry.documents() else None,
