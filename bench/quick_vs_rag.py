@@ -278,7 +278,12 @@ async def run_all(args: argparse.Namespace) -> list[Outcome]:
     index_path = base_dir / "index.sqlite"
     index = LocalIndex(index_path, settings.resolved_documents_path)
     index.refresh()
-    profiles = Path(settings.data_dir) / "model_profiles.json"
+    # The endpoint's remembered capabilities (`deepresearch doctor` stores them), so every run
+    # measures research rather than capability probes.
+    user_data = load_settings({**os.environ, **env}).data_dir
+    profiles = base_dir / "model_profiles.json"
+    if (Path(user_data) / profiles.name).is_file():
+        shutil.copy2(Path(user_data) / profiles.name, profiles)
     outcomes: list[Outcome] = []
     try:
         for number, question in enumerate(questions):

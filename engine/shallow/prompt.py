@@ -98,9 +98,10 @@ def render_shallow_prompt(
 ) -> str:
     """The system prompt for one quick-path model call.
 
-    Once the model has been given the question's passages, the list of available documents is
-    left out: the passages name the documents they come from, and every listed name is
-    prompt a small model reads before it answers.
+    Once the model has been given the question's passages, the prompt is what answering from
+    them needs: the tools are described by their bound schemas alone, searching again gets one
+    line, and the list of available documents is left out (the passages name their documents).
+    Every line here is prompt a small model reads before it writes a word.
     """
     sections: list[list[str]] = [
         [
@@ -108,10 +109,20 @@ def render_shallow_prompt(
             "Answer the person's question quickly and accurately from sources you retrieve.",
             f"Current date: {now.strftime('%A, %B %d, %Y')}",
         ],
-        _tools_section(tools_info),
     ]
-    if any(tool.get("name") == WEB_SEARCH_TOOL for tool in tools_info):
-        sections.append(_query_rewriting_section(now.year))
+    searches = any(tool.get("name") == WEB_SEARCH_TOOL for tool in tools_info)
+    if not passages_given:
+        sections.append(_tools_section(tools_info))
+        if searches:
+            sections.append(_query_rewriting_section(now.year))
+    elif searches:
+        sections.append(
+            [
+                f"To search for more, call {WEB_SEARCH_TOOL} with a query under 12 words that "
+                f"states what the question assumed (add the year, {now.year}, for the latest "
+                "or upcoming)."
+            ]
+        )
     listed = () if passages_given else available_documents
     sections.append(_documents_section(listed, collection_name))
     sections.append(_user_section(user_info))

@@ -276,6 +276,9 @@ async def test_once_passages_are_given_the_documents_are_not_listed() -> None:
     prompt = model.calls[0].messages[0].text
     assert "default.md" not in prompt
     assert "Knowledge collection: planning" in prompt
+    # The bound tools describe themselves; the prompt only says how to search for more.
+    assert "## Tools" not in prompt and "## Query rewriting" not in prompt
+    assert "To search for more, call search_web" in prompt
 
 
 async def test_without_tools_the_model_answers_directly() -> None:
