@@ -99,10 +99,10 @@ def load_cached(settings: Settings) -> dict[str, dict[str, Any]]:
 
 
 def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
-    """Remember a detected profile; an assumed one (probes got no answer) is not stored."""
+    """Remember what was detected for an endpoint, so later runs skip the probe; an assumed
+    profile (probes got no answer) is not stored."""
     if not profile.conclusive:
         return
-    """Remember what was detected for an endpoint, so later runs skip the probe."""
     cache = load_cached(settings)
     cache[key] = {**asdict(profile), "detected_at": time.time()}
     path = _cache_path(settings)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from typing import Any
 
 import pytest
@@ -39,6 +40,8 @@ def _settings(base_url: str, **extra: str) -> Any:
             "GROUNDING_JUDGE": "on",
             "LLM_MAX_RETRIES": "0",
             "MODEL_STRUCTURED_OUTPUT": "auto",
+            # The endpoint's probed profile is remembered in DATA_DIR: never the person's own.
+            "DATA_DIR": tempfile.mkdtemp(prefix="support-judge-"),
             **extra,
         }
     )
