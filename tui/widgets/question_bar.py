@@ -8,7 +8,6 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input
 
-from engine.question_text import BlankText, cleaned_text
 from tui.widgets.mode_toggle import Mode, ModeToggle
 
 
@@ -43,6 +42,9 @@ class QuestionBar(Horizontal):
         )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        # Imported here: the first frame is drawn before anything of the engine loads.
+        from engine.question_text import BlankText, cleaned_text
+
         event.stop()
         try:
             question = cleaned_text(event.value)
