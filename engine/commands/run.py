@@ -22,6 +22,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from engine.config import Settings, load_settings
+from engine.markdown_file import markdown_file_text
 from engine.preflight import documents_warning, require_working_search
 from engine.progress_text import unit_title
 from engine.protocol import PROCEED_ON_LIKELY_READING
@@ -321,7 +322,8 @@ class _Headless:
     def _report(self, event: Any) -> _Step:
         if self.args.out:
             try:
-                self.args.out.write_text(terminal_safe(event.report), encoding="utf-8")
+                text = markdown_file_text(terminal_safe(event.report))
+                self.args.out.write_text(text, encoding="utf-8")
             except OSError as exc:
                 # The run goes on to its end (the report is saved in the data folder).
                 self.out_failed = True
@@ -329,7 +331,8 @@ class _Headless:
             else:
                 print(f"report written to {self.args.out}", file=self.err)
         else:
-            self.out.write(event.report)
+            # As the saved file has it: stdout is as often a file as a terminal.
+            self.out.write(markdown_file_text(event.report))
             self.out.flush()
         if event.report_path:
             print(f"report saved to {event.report_path}", file=self.err)

@@ -15,7 +15,9 @@ from engine.citations.sections import parse_report
 _MARKER_AFTER = rf"(?:\s*(?:{MARKER_PATTERN}))*"
 _NOT_AN_END = r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)"
 SENTENCE = re.compile(rf".+?(?:{_NOT_AN_END}[.!?]+{_MARKER_AFTER}(?=\s|$)|$)")
-_SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>)")
+# Headings, tables, code, quotes; and a line wholly in `_emphasis_`, which is how the engine
+# writes its own notices about the report (a track not researched, nothing found): no claims.
+_SKIPPED_LINE = re.compile(r"^\s*(?:#{1,6}\s|\||```|~~~|>|_[^_\s][^\n]*_\s*$)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _INDENTED_CODE = re.compile(r"^(?: {4}|\t)(?!\s*(?:[-*+]|\d+[.)])\s)")

@@ -12,6 +12,7 @@ import pytest
 
 from engine.commands.serve import is_loopback, serve
 from engine.config import Settings
+from engine.markdown_file import markdown_file_text
 from tests.fixtures.servers import local_settings
 from tests.helpers.api_server import api_server
 
@@ -97,9 +98,9 @@ def test_a_plan_is_reviewed_over_rest_and_a_reconnect_misses_nothing(
     # The API names the report file, not where it sits on the server.
     named = httpx.get(f"{base}/v1/sessions").json()[0]["report_path"]
     stored = (settings_for(tmp_path).reports_dir / named).read_text()
-    assert stored.strip() == httpx.get(f"{base}/v1/sessions/{session_id}/report").json()[
-        "report"
-    ].strip()
+    served = httpx.get(f"{base}/v1/sessions/{session_id}/report").json()["report"]
+    # The file is the report as Markdown a viewer shows paragraph by paragraph.
+    assert stored.strip() == markdown_file_text(served).strip()
 
 
 def test_sync_returns_the_report_with_citations_and_usage(base: str) -> None:

@@ -52,6 +52,8 @@ async def test_remote_deep_session_through_chat_completions(stack, tmp_path: Pat
     assert all(run.registry.lookup(source) is not None for source in sources)
     texts = corpus_texts()
     for sentence in report_sentences(report.report):
+        if sentence.startswith("_") and sentence.endswith("_"):
+            continue  # the engine's own notice about a section (nothing found), not a claim
         assert any(sentence in text for text in texts), sentence
 
     events_file = tmp_path / "events.jsonl"

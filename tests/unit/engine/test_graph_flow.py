@@ -17,6 +17,7 @@ from engine.events import (
     SessionStarted,
     UsageUpdated,
 )
+from engine.markdown_file import markdown_file_text
 from engine.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import list_sessions, load_report
@@ -55,7 +56,7 @@ async def test_deep_run_pauses_for_plan_review_then_writes_a_verified_report(tmp
     assert {c.source for c in report.kept_citations} == {
         f"https://{w}.example.org/article-{n}" for w in ("alpha", "beta", "gamma") for n in (1, 2)
     }
-    assert Path(report.report_path).read_text() == report.report
+    assert Path(report.report_path).read_text() == markdown_file_text(report.report)
     audit = json.loads(Path(report.audit_path).read_text())
     assert audit["verification_status"] == "verified"
     assert isinstance(second[-1], RunFinished) and second[-1].status == "completed"

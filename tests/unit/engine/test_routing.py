@@ -64,7 +64,8 @@ async def test_auto_takes_the_quick_path_when_the_classifier_says_quick(tmp_path
     # The quick path shows in the units and ledger panes like one research unit.
     units = [e.unit for e in events if isinstance(e, ResearchUnitUpdated)]
     assert [(u.id, u.status) for u in units] == [("quick-1", "running"), ("quick-1", "completed")]
-    assert units[-1].tool_call_count == 1 and units[-1].evidence_count == 1
+    # The engine's search of the question as asked, then the scripted model's own.
+    assert units[-1].tool_call_count == 2 and units[-1].evidence_count == 1
     [evidence] = [e.record for e in events if isinstance(e, EvidenceAdded)]
     assert evidence.claim == "Alpha caches expire hourly."
     assert evidence.source_urls == [page_url("alpha")] and evidence.research_unit_id == "quick-1"
