@@ -6,6 +6,7 @@ The audit (kept, removed and why) is stored in state and written beside the Mark
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,7 +164,9 @@ async def verify_citations(
     checked = await _checked(state, deps)
     report = _with_notices(checked, state, config, settings)
     audit = _audit(checked, state, settings)
-    report_path, audit_path = save_report(
+    # Files are written off the event loop: a server's loop (LangGraph Server) must not block.
+    report_path, audit_path = await asyncio.to_thread(
+        save_report,
         settings.reports_dir,
         session_id_of(config),
         report,
