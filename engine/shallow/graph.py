@@ -1,12 +1,14 @@
-"""The shallow researcher: a two-node `agent ⇄ tools` LangGraph loop with a hard budget.
+"""The shallow researcher: `retrieve`, then an `agent ⇄ tools` LangGraph loop with a hard budget.
 
-Each agent turn renders the prompt, compacts the request to fit the model window and calls the
-model with the tools bound. Every tool call the model asks for counts against
-`MAX_TOOL_ITERATIONS` (parallel calls one each; calls beyond what is left are dropped), and
-every model call against `MAX_LLM_TURNS`. Once either is spent the synthesis anchor is appended
-as the last message and the model is called without tools, so the run always ends with an
-answer well inside the recursion limit. The final state's last `AIMessage` is the cited answer;
-the caller verifies its citations exactly like a deep report.
+`retrieve` searches the question as asked before the model speaks (engine/shallow/retrieval.py),
+so the model can answer from numbered passages in one call. Each agent turn renders the
+prompt, compacts the request to fit the model window and calls the model with the tools bound.
+Every tool call the model asks for counts against `MAX_TOOL_ITERATIONS` (parallel calls one
+each; calls beyond what is left are dropped), and every model call against `MAX_LLM_TURNS`.
+Once either is spent the synthesis anchor is appended as the last message and the model is
+called without tools, so the run always ends with an answer well inside the recursion limit.
+The final state's last `AIMessage` is the cited answer; the caller verifies its citations
+exactly like a deep report.
 """
 
 from __future__ import annotations
