@@ -7,9 +7,10 @@ starts). A leg's meter starts from what the session's stored events say it spent
 a resumed session counts everything.
 
 Research stops when its next step would cross a cap with room kept for the report: the next
-call is priced at the session's average call so far, and the report at what its writer will
-read (at least twice the average call). The
-report is then written from the evidence gathered, and says it is partial.
+call, and each call still in flight, is priced at the largest call so far, and the report at
+what its writer will read (at least twice the average call). The report is then written from
+the evidence gathered, and says it is partial; each of its sections is priced at what it
+reads before it is asked for (`call_fits`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from engine.progress_text import format_usd
 
 PriceOf = Callable[[str], tuple[float, float]]
 # The next research call, and the report after it (in average calls).
-_NEXT_CALL_SHARE = 1.0
-_REPORT_SHARE = 2.0
+_NEXT_CALL_SHARE = 1
+_REPORT_SHARE = 2
 
 
 @dataclass(frozen=True)
@@ -84,40 +85,47 @@ class Meter:
         self.stop_reason: str | None = None
         # The report's estimated cost as of the last dispatch (what researchers keep room for).
         self.report_tokens = 0
+        # Calls started and not yet answered: parallel researchers each pass the check before
+        # any of them is counted, so what is in flight is priced as spent already.
+        self.in_flight = 0
+        self.largest_call = 0
 
     def record(self, role: str, model: str, input_tokens: int, output_tokens: int) -> float:
         """Count one finished call; returns its cost in USD."""
         cost = call_cost(self.price_of, model, input_tokens, output_tokens)
         self.spent.add(role, input_tokens, output_tokens, cost)
+        self.largest_call = max(self.largest_call, input_tokens + output_tokens)
         return cost
+
+    @property
+    def average_call(self) -> float:
+        return self.spent.tokens / max(1, self.spent.calls)
 
     def research_must_stop(self, report_tokens: int = 0) -> bool:
         """Whether one more research call, and the report after it, would cross a cap.
 
-        `report_tokens` estimates the report's call from what it will be given to read; the
-        report is priced at least at twice the average call.
+        A research call is priced at the largest call so far (a researcher's context only
+        grows), and so is each call still in flight. `report_tokens` estimates the report
+        from what its writer will read; it is priced at least at twice the average call.
         """
-        calls = max(1, self.spent.calls)
-        report_share = max(_REPORT_SHARE, report_tokens * calls / max(1, self.spent.tokens))
-        return self._would_cross(_NEXT_CALL_SHARE + report_share)
+        next_call = max(self.average_call, self.largest_call)
+        report = max(report_tokens, _REPORT_SHARE * self.average_call)
+        return self.would_cross((_NEXT_CALL_SHARE + self.in_flight) * next_call + report)
 
     def next_call_would_cross(self) -> bool:
         """Whether one more call of average size would cross a cap (a rewrite, a review)."""
-        return self._would_cross(_NEXT_CALL_SHARE)
+        return self.would_cross((_NEXT_CALL_SHARE + self.in_flight) * self.average_call)
 
-    def _would_cross(self, share: float) -> bool:
+    def would_cross(self, tokens_ahead: float) -> bool:
+        """Whether spending `tokens_ahead` more tokens would cross a cap (dollars are priced
+        at the session's cost per token so far)."""
         if not self.caps.any:
             return False
-        calls = max(1, self.spent.calls)
-        if self.caps.tokens:
-            projected = self.spent.tokens + share * self.spent.tokens / calls
-            if projected > self.caps.tokens:
-                return True
-        if self.caps.usd:
-            projected_usd = self.spent.cost_usd + share * self.spent.cost_usd / calls
-            if projected_usd > self.caps.usd:
-                return True
-        return False
+        spent = self.spent
+        if self.caps.tokens and spent.tokens + tokens_ahead > self.caps.tokens:
+            return True
+        per_token = spent.cost_usd / spent.tokens if spent.tokens else 0.0
+        return bool(self.caps.usd) and spent.cost_usd + tokens_ahead * per_token > self.caps.usd
 
     def summary(self) -> str:
         """What was spent of each cap, e.g. "12,400 of 12,000 tokens; $0.41 of $0.50"."""
@@ -211,6 +219,17 @@ def another_call_allowed() -> bool:
     """Whether an optional call (a rewrite, a critic's round) fits in what the caps leave."""
     meter = current_meter()
     return meter is None or not meter.next_call_would_cross()
+
+
+def call_fits(estimated_tokens: int) -> bool:
+    """Whether a call of about `estimated_tokens` stays under the caps.
+
+    For calls whose size is known before they are made (a report section reads its own
+    passages): research keeps room for the report, and a section priced at the session's
+    average call (a researcher's, with its long tool transcripts) would wrongly find none.
+    """
+    meter = current_meter()
+    return meter is None or not meter.would_cross(estimated_tokens)
 
 
 # A report call reads its notes and evidence (about four characters a token) and writes.

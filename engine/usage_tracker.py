@@ -51,9 +51,16 @@ class UsageTracker(BaseCallbackHandler):
         params = kw.get("invocation_params") or {}
         model = params.get("model_name") or metadata.get("ls_model_name") or ""
         self.roles[run_id] = (role, str(model))
+        self.meter.in_flight += 1
+
+    def on_llm_error(self, error: BaseException, *, run_id: Any, **kw: Any) -> None:
+        if self.roles.pop(run_id, None) is not None:
+            self.meter.in_flight -= 1
 
     def on_llm_end(self, response: LLMResult, *, run_id: Any, **kw: Any) -> None:
         role, model = self.roles.pop(run_id, ("", ""))
+        if role:
+            self.meter.in_flight -= 1
         spent_in, spent_out = tokens_used(response)
         if not (spent_in or spent_out):
             return

@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from engine.budget import another_call_allowed
+from engine.budget import call_fits
 from engine.middleware.guarded import guarded_text_call
 from engine.middleware.retry import RetryPolicy
 from engine.middleware.structured_output import invoke_structured
@@ -33,6 +33,9 @@ from engine.schemas import Claim, SectionDraft
 _MARKERS = re.compile(r"\s*\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
 MAX_CLAIMS = 8
+# What a section or the summary writes at most, for pricing the call before it is made.
+SECTION_OUTPUT_TOKENS = 600
+_CHARS_PER_TOKEN = 4
 
 
 @dataclass
@@ -148,12 +151,13 @@ async def write_section(
 ) -> WrittenSection:
     """The section written by the model, else its findings cited to their passages."""
     known = {p.number: p.locator for p in section.passages}
-    if another_call_allowed():
+    system, prompt = SECTION_PROMPT.format(date=date), section.prompt()
+    if _fits(system, prompt):
         try:
             claims = await draft_claims(
                 model,
-                SECTION_PROMPT.format(date=date),
-                section.prompt(),
+                system,
+                prompt,
                 structured=structured,
                 policy=policy,
             )
@@ -166,6 +170,11 @@ async def write_section(
     return WrittenSection(
         section.heading, cited_sentences(findings, known, numbers), written_by_model=False
     )
+
+
+def _fits(system: str, prompt: str) -> bool:
+    """Whether the writer's call, priced at what it reads and writes, stays under the caps."""
+    return call_fits((len(system) + len(prompt)) // _CHARS_PER_TOKEN + SECTION_OUTPUT_TOKENS)
 
 
 def summary_prompt(question: str, sections: Sequence[WrittenSection]) -> str:
@@ -198,13 +207,14 @@ async def write_summary(
     """A short summary from the written sections, citing the sources they cite (empty when
     there is nothing to summarise or the model cannot)."""
     cited = {n for section in sections for _, ns in section.sentences for n in ns}
-    if not cited or not another_call_allowed():
+    system, prompt = SUMMARY_PROMPT.format(date=date), summary_prompt(question, sections)
+    if not cited or not _fits(system, prompt):
         return []
     try:
         claims = await draft_claims(
             model,
-            SUMMARY_PROMPT.format(date=date),
-            summary_prompt(question, sections),
+            system,
+            prompt,
             structured=structured,
             policy=policy,
         )

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.budget import Caps, Meter, Spend, budget_reached, metering, report_tokens_for
+from engine.budget import (
+    Caps,
+    Meter,
+    Spend,
+    budget_reached,
+    call_fits,
+    metering,
+    report_tokens_for,
+)
 from engine.config import SettingsError, settings_from_mapping
 from engine.events import UsageUpdated
 from engine.progress_text import describe_spend
@@ -40,6 +48,31 @@ def test_research_stops_when_the_next_call_and_the_report_would_cross_the_token_
     assert meter.research_must_stop(report_tokens=5_500)
     meter.record("researcher", "local", 3_500, 0)  # 7,500 spent over 5 calls
     assert meter.research_must_stop()
+
+
+def test_a_research_call_is_priced_at_the_largest_call_and_calls_in_flight_count() -> None:
+    meter = Meter(Caps(tokens=10_000), priced)
+    for size in (100, 100, 2_000):
+        meter.record("researcher", "local", size, 0)  # 2,200 spent, the largest 2,000
+    # Priced at the average (733) this would fit; at the largest: 2,200 + 2,000 + 1,467.
+    assert not meter.research_must_stop()
+    meter.in_flight = 3  # three researchers asked and not yet answered: 4 x 2,000 more
+    assert meter.research_must_stop()
+    meter.in_flight = 0
+    assert meter.research_must_stop(report_tokens=6_000)
+
+
+def test_a_call_of_known_size_fits_what_the_caps_leave() -> None:
+    assert call_fits(10**9)  # no meter, no caps
+    meter = Meter(Caps(tokens=10_000), priced)
+    meter.record("researcher", "local", 9_000, 0)
+    with metering(meter):
+        assert call_fits(900)
+        assert not call_fits(1_100)
+    dollars = Meter(Caps(usd=1.0), priced)
+    dollars.record("writer", "big", 400_000, 0)  # $0.80, $2 a million tokens
+    with metering(dollars):
+        assert call_fits(90_000) and not call_fits(110_000)
 
 
 def test_the_dollar_cap_uses_the_prices() -> None:
