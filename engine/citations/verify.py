@@ -98,6 +98,10 @@ def _verify_once(
     changed = zip(rewritten, prose, strict=True)
     if any(new != old and forms_structure(new) for new, (_, old) in changed):
         citer.notes.structural_risk = True
+    if len(prose) > 1 and any("```" in text or "~~~" in text for text in rewritten):
+        # Each block's code was read on its own; joined, a fence may pair with another
+        # block's and enclose (or free) a marker, so the joined text is verified again.
+        citer.notes.structural_risk = True
 
     order = _listing_order(citer.used, parsed, table)
     text, text_parsed = _assemble(report, parsed, prose, rewritten, order, table)

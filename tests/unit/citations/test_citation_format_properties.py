@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.citations.markers import find_inline_markers
@@ -244,6 +244,12 @@ for _source in POOL[::2]:
 
 @FAST
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=30).map(" ".join))
+# A fence split from its closer by a consumed sources section (a marker after it was code in
+# its block alone, prose once the blocks were joined).
+@example(
+    "alpha ``` ## Sources\n ## Sources\n [1] Alpha — https://alpha-journal.org/articles/wal-design"
+    "\n ``` 【1†source】"
+)
 def test_arbitrary_mixed_text_keeps_every_guarantee(text: str) -> None:
     retrieved = {source.locator for source in FRAGMENT_REGISTRY.sources()}
     checked = check_report(text, FRAGMENT_REGISTRY)
