@@ -59,6 +59,7 @@ from engine.sourcing.source_numbers import (
     SourceCatalog,
     body_of,
     catalog_of,
+    cited_numbers,
     complete_references,
     renumber,
 )
@@ -130,6 +131,13 @@ def _copied_only(reply: AIMessage, catalog: SourceCatalog) -> bool:
         return False
     return not without_echo(text, catalog).strip()
 
+
+# After an answer from the engine's passages that cites none of them: the passages did not
+# hold the answer, so the model may search for what is missing (with its tools, this once).
+SEARCH_MORE_NOTICE = (
+    "Your answer cites none of the passages, so they may not answer the question. Search "
+    "for what is missing with a short query, or answer again citing the passages you used."
+)
 
 MALFORMED_CALL_NOTICE = (
     "Your last reply looked like a tool call but could not be read. Either call a tool with "
@@ -227,12 +235,22 @@ def _unreadable_call(reply: AIMessage) -> bool:
 
 
 async def _route(state: ShallowResearchState) -> str:
-    """Run the tools when the reply asked for any, else finish.
+    """Run the tools when the reply asked for any; a notice to the model (the last message is
+    the engine's, not the model's) is another agent turn; else finish.
 
     Async so LangGraph runs it on the event loop instead of hopping to a worker thread.
     """
     last = state["messages"][-1]
+    if isinstance(last, HumanMessage):
+        return "agent"
     return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
+
+
+def _cites_a_passage(reply: AIMessage, catalog: SourceCatalog) -> bool:
+    """The answer cites a number it was given (any number, for a search tool whose results
+    the catalog cannot read)."""
+    numbers = cited_numbers(body_of(message_text(reply)))
+    return any(n in catalog.entries for n in numbers) if catalog.entries else bool(numbers)
 
 
 def _budget_metric(
@@ -353,7 +371,9 @@ def build_shallow_graph(
         graph.add_edge(START, "agent")
     if nodes.bound_tools:
         graph.add_node("tools", nodes.run_tools)
-        graph.add_conditional_edges("agent", _route, {"tools": "tools", END: END})
+        graph.add_conditional_edges(
+            "agent", _route, {"tools": "tools", "agent": "agent", END: END}
+        )
         graph.add_edge("tools", "agent")
     else:
         graph.add_edge("agent", END)
@@ -389,8 +409,9 @@ class _QuickNodes:
     def request_for(
         self, state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
     ) -> list[BaseMessage]:
+        listed = state.get("tools_info") or tools_info_from(usable)
         prompt = render_shallow_prompt(
-            tools_info=state.get("tools_info") or tools_info_from(usable),
+            tools_info=listed if usable else [],
             now=self.now(),
             available_documents=state.get("available_documents") or self.available_documents or (),
             collection_name=state.get("collection_name"),
@@ -416,10 +437,23 @@ class _QuickNodes:
         exhausted = self.budget.exhausted(tool_iterations=iterations, llm_turns=turns)
         # The session's budget: the answer is written now, from what was found so far.
         exhausted = exhausted or (bool(usable) and budget_reached() is not None)
-        with_tools = bool(usable) and not exhausted
         messages: list[BaseMessage] = list(state["messages"])
+        tools_allowed = bool(usable) and not exhausted
+        # Answer first: given the passages, the model writes its answer in one call without
+        # tools, as a retrieve-then-answer script would. A reply that asks for a tool anyway
+        # is honoured; one citing none of the passages (they did not hold the answer) is
+        # followed by a turn with the tools.
+        answer_first = tools_allowed and turns == 0 and any(map(is_retrieval_call, messages))
+        with_tools = tools_allowed and not answer_first
         reply = await self._reply(state, usable, exhausted, with_tools=with_tools)
-        if with_tools and _unreadable_call(reply):
+        if answer_first and not reply.tool_calls:
+            if not _cites_a_passage(reply, catalog_of(messages)):
+                return {
+                    "messages": [_answer_only(reply), HumanMessage(content=SEARCH_MORE_NOTICE)],
+                    "tool_iterations": iterations,
+                    "llm_turns": turns + 1,
+                }
+        elif with_tools and _unreadable_call(reply):
             # Not an answer: give the model one more turn to call properly or answer.
             notice = HumanMessage(content=MALFORMED_CALL_NOTICE)
             return {
@@ -427,9 +461,10 @@ class _QuickNodes:
                 "tool_iterations": iterations,
                 "llm_turns": turns + 1,
             }
-        if with_tools:
+        searching = with_tools or (answer_first and bool(reply.tool_calls))
+        if searching:
             reply = await self._within_budget(state, usable, reply, iterations)
-        if not with_tools or not reply.tool_calls:
+        if not searching or not reply.tool_calls:
             reply = _finished(_answer_only(reply), messages)
         spent = iterations + len(reply.tool_calls)
         if not reply.tool_calls:
@@ -447,7 +482,9 @@ class _QuickNodes:
         """The model's reply; one that only copies its results is asked once more."""
         messages: list[BaseMessage] = list(state["messages"])
         runnable = self.model.bind_tools(usable) if with_tools else self.model
-        request = self.request_for(state, usable, exhausted)
+        # A call without tools is shown none (answer-first), unless it is the synthesis turn.
+        shown = usable if with_tools or exhausted else []
+        request = self.request_for(state, shown, exhausted)
         catalog = catalog_of(messages)
         # A reply that starts copying a result is cut off there, not read to the token cap.
         with stop_reply_when(copying_results(catalog) if catalog.entries else None):

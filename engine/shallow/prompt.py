@@ -73,10 +73,12 @@ def _user_section(user_info: Mapping[str, Any] | None) -> list[str]:
     return lines if len(lines) > 1 else []
 
 
+_FROM_PASSAGES = (
+    "- The question has already been searched: answer from the numbered passages you are given."
+)
+_SEARCH_ONLY_IF_NEEDED = " Call a tool only when they do not answer the question."
 _ANSWER_RULES = [
     "## How to answer",
-    "- The question has already been searched: answer from the numbered passages you are "
-    "given. Call a tool only when they do not answer the question.",
     "- Start with the direct answer in one or two sentences; add supporting detail after it "
     "only if it helps.",
     "- Cite every fact with the number of the passage it came from, in square brackets right "
@@ -126,5 +128,6 @@ def render_shallow_prompt(
     listed = () if passages_given else available_documents
     sections.append(_documents_section(listed, collection_name))
     sections.append(_user_section(user_info))
-    sections.append(_ANSWER_RULES)
+    first_rule = _FROM_PASSAGES + (_SEARCH_ONLY_IF_NEEDED if searches else "")
+    sections.append([_ANSWER_RULES[0], first_rule, *_ANSWER_RULES[1:]])
     return "\n\n".join("\n".join(section) for section in sections if section)

@@ -14,7 +14,9 @@ from engine.shallow.graph import (
     BUDGET_METRIC,
     CITE_REMINDER,
     EMPTY_ANSWER,
+    MALFORMED_CALL_NOTICE,
     QUICK_TURN_TOKENS,
+    SEARCH_MORE_NOTICE,
     TOOL_FAILURE_MESSAGE,
     build_shallow_graph,
     final_answer,
@@ -56,8 +58,9 @@ async def test_the_question_is_searched_first_and_answered_in_one_call() -> None
     assert state["tool_iterations"] == 0
     assert state["llm_turns"] == 1
     assert tools.log == [("search_web", {"query": "When was Python 3.13 released?"})]
-    # The reflection tool is left out of the quick path; search and fetch stay bound for more.
-    assert [call.bound_tools for call in model.calls] == [("search_web", "fetch_url")]
+    # Answer first: the call that answers from the passages has no tools bound, as in a
+    # retrieve-then-answer script.
+    assert [call.bound_tools for call in model.calls] == [()]
     # Every quick turn is capped well below a role's output: a copied-back result list
     # cannot run on for minutes.
     assert [call.max_tokens for call in model.calls] == [QUICK_TURN_TOKENS]
@@ -265,15 +268,46 @@ async def test_build_time_documents_are_listed_when_the_state_names_none() -> No
     assert "- default.md" in model.calls[0].messages[0].text
 
 
+async def test_an_answer_citing_no_passage_gets_one_turn_with_the_tools() -> None:
+    uncited = "Python 3.13 came out in 2024."
+    model = RecordingChatModel.sequence([uncited, calls_message(search("python 3.13")), ANSWER])
+    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings())
+
+    state = await graph.ainvoke(question())
+
+    assert final_answer(state) == ANSWER
+    first, second, third = model.calls
+    assert first.bound_tools == () and "search_web" not in first.messages[0].text
+    # The tools (the reflection tool left out), and the notice where the model reads last.
+    assert second.bound_tools == ("search_web", "fetch_url")
+    assert second.messages[-1].text == SEARCH_MORE_NOTICE
+    assert "To search for more, call search_web" in second.messages[0].text
+    assert third.bound_tools == ("search_web", "fetch_url")
+    assert state["tool_iterations"] == 1 and state["llm_turns"] == 3
+
+
+async def test_a_tool_call_it_could_not_read_gets_another_turn() -> None:
+    garbled = '<tool_call>{"name": "search_web", "arguments": {"query": </tool_call>'
+    model = RecordingChatModel.sequence([calls_message(search("python")), garbled, ANSWER])
+    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings())
+
+    state = await graph.ainvoke(question())
+
+    assert final_answer(state) == ANSWER
+    assert model.calls[-1].messages[-1].text == MALFORMED_CALL_NOTICE
+
+
 async def test_once_passages_are_given_the_documents_are_not_listed() -> None:
-    model = RecordingChatModel.sequence([ANSWER])
+    model = RecordingChatModel.sequence(["Not in these passages.", ANSWER])
     graph = build_shallow_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
 
     await graph.ainvoke({**question(), "collection_name": "planning"})
 
-    prompt = model.calls[0].messages[0].text
+    answering, searching = (call.messages[0].text for call in model.calls)
+    assert "search_web" not in answering  # the answer-first call is offered no tools
+    prompt = searching
     assert "default.md" not in prompt
     assert "Knowledge collection: planning" in prompt
     # The bound tools describe themselves; the prompt only says how to search for more.
