@@ -165,6 +165,19 @@ def budget_reached(report_tokens: int = 0) -> str | None:
     meter.report_tokens = max(meter.report_tokens, report_tokens)
     if not meter.research_must_stop(meter.report_tokens):
         return None
+    return _announced_stop(meter)
+
+
+def budget_reached_by(estimated_tokens: int) -> str | None:
+    """`budget_reached` for a call whose size is known before it is made (the quick path's
+    first call reads the passages it is given): None when it fits what the caps leave."""
+    meter = current_meter()
+    if meter is None or not meter.would_cross(estimated_tokens):
+        return None
+    return _announced_stop(meter)
+
+
+def _announced_stop(meter: Meter) -> str:
     reason = f"budget reached ({meter.summary()})"
     if meter.stop_reason is None:
         meter.stop_reason = reason

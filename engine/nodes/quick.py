@@ -49,10 +49,10 @@ async def quick_research(state: ResearchState, runtime: Runtime[EngineDeps]) -> 
     registry = SourceRegistry()
     tools = deps.tools_for(registry, unit_id, question)
     # The offline model reads the engine's first search as the tool result it is; a chat model
-    # is shown it as one turn of numbered passages.
+    # is shown it as one turn of numbered passages and answers from them first.
     chat_model = not settings.role_model("researcher").offline
     shallow = build_shallow_graph(
-        deps.model_for("researcher"), tools, settings, passages_as_turn=chat_model
+        deps.model_for("researcher"), tools, settings, chat_model=chat_model
     )
     # No checkpointer of its own: an interrupted quick run starts over with its sources.
     # No recursion limit either: the shallow graph carries its own, sized to its budget.

@@ -30,7 +30,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
-from engine.budget import budget_reached
+from engine.budget import budget_reached, budget_reached_by
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
@@ -335,7 +335,7 @@ def build_shallow_graph(
     available_documents: list[str] | None = None,
     max_context_chars: int | None = None,
     clock: Callable[[], datetime] | None = None,
-    passages_as_turn: bool = True,
+    chat_model: bool = True,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the bounded quick-path loop.
 
@@ -346,9 +346,10 @@ def build_shallow_graph(
         available_documents: Document names the prompt lists when the state names none.
         max_context_chars: Request size cap for compaction; defaults to the model window.
         clock: Source of the current date for the prompt (tests pin it).
-        passages_as_turn: Show the engine's first search to the model as one user turn of
-            numbered passages (chat models); False keeps it a tool call and its result, the
-            structured form the offline model reads.
+        chat_model: A chat model is shown the engine's first search as one user turn of
+            numbered passages and answers it first, without tools. False (the offline
+            extractive model) keeps the search a tool call and its result, the structured
+            form it reads, with the tools bound: it fetches the page it quotes from.
     """
     char_budget = max_context_chars or context_char_budget(settings)
     nodes = _QuickNodes(
@@ -359,7 +360,7 @@ def build_shallow_graph(
         now=clock or (lambda: datetime.now().astimezone()),
         available_documents=available_documents,
         passage_budget=passage_budget(char_budget),
-        passages_as_turn=passages_as_turn,
+        chat_model=chat_model,
     )
     graph = StateGraph(ShallowResearchState)
     graph.add_node("agent", nodes.agent)
@@ -394,10 +395,10 @@ class _QuickNodes:
         now: Callable[[], datetime],
         available_documents: list[str] | None,
         passage_budget: int,
-        passages_as_turn: bool,
+        chat_model: bool,
     ) -> None:
         self.passage_budget = passage_budget
-        self.passages_as_turn = passages_as_turn
+        self.chat_model = chat_model
         self.model = model
         self.bound_tools = bound_tools
         self.budget = budget
@@ -419,7 +420,7 @@ class _QuickNodes:
             passages_given=any(is_retrieval_call(m) for m in state["messages"]),
         )
         messages: list[BaseMessage] = list(state["messages"])
-        if self.passages_as_turn:
+        if self.chat_model:
             messages = with_passages_turn(messages)
         request: list[BaseMessage] = [SystemMessage(content=prompt), *messages]
         if exhausted:
@@ -438,12 +439,17 @@ class _QuickNodes:
         # The session's budget: the answer is written now, from what was found so far.
         exhausted = exhausted or (bool(usable) and budget_reached() is not None)
         messages: list[BaseMessage] = list(state["messages"])
+        passages_given = turns == 0 and any(map(is_retrieval_call, messages))
+        if usable and passages_given and not exhausted:
+            # The first call's size is known (its passages): one that would cross a cap is
+            # the synthesis from those passages, and the answer says it is partial.
+            exhausted = budget_reached_by(self._request_tokens(state)) is not None
         tools_allowed = bool(usable) and not exhausted
         # Answer first: given the passages, the model writes its answer in one call without
         # tools, as a retrieve-then-answer script would. A reply that asks for a tool anyway
         # is honoured; one citing none of the passages (they did not hold the answer) is
         # followed by a turn with the tools.
-        answer_first = tools_allowed and turns == 0 and any(map(is_retrieval_call, messages))
+        answer_first = tools_allowed and passages_given and self.chat_model
         with_tools = tools_allowed and not answer_first
         reply = await self._reply(state, usable, exhausted, with_tools=with_tools)
         if answer_first and not reply.tool_calls:
@@ -470,6 +476,12 @@ class _QuickNodes:
         if not reply.tool_calls:
             emit(_budget_metric(self.budget, spent, turns + 1, forced=exhausted))
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
+
+    def _request_tokens(self, state: ShallowResearchState) -> int:
+        """What the answer-first call costs: its request (about four characters a token)
+        and the longest reply a quick turn may write."""
+        request = self.request_for(state, [], False)
+        return sum(len(message_text(m)) for m in request) // 4 + QUICK_TURN_TOKENS
 
     async def _reply(
         self,

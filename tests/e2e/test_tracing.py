@@ -55,7 +55,8 @@ async def test_a_session_is_one_trace_of_nodes_tools_and_model_calls(
     assert {"node route_question", "node quick_research", "node verify_citations"} <= set(by_name)
     tools = [span for span in finished if span.name.startswith("tool ")]
     models = [span for span in finished if span.name.startswith("model ")]
-    assert {"tool search_web", "tool fetch_url"} <= {span.name for span in tools}
+    # The engine's own search, before the model answers from its passages.
+    assert "tool search_web" in {span.name for span in tools}
     assert models and all(span.attributes["gen_ai.usage.input_tokens"] > 0 for span in models)
     ids = {span.context.span_id: span for span in finished}
     for span in tools + models:  # each hangs under a graph node, under the session

@@ -34,7 +34,7 @@ async def test_offline_model_answers_a_quick_question_with_a_citation() -> None:
     settings = settings_from_mapping({})
     # As the engine builds it for the offline model (engine/nodes/quick.py).
     graph = build_shallow_graph(
-        OfflineChatModel(), corpus_tools(log), settings, passages_as_turn=False
+        OfflineChatModel(), corpus_tools(log), settings, chat_model=False
     )
 
     state = await graph.ainvoke(
