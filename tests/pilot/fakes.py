@@ -149,6 +149,7 @@ class FakeBackend:
         self.closed: list[str] = []
         self.deleted: list[str] = []
         self.reloads = 0
+        self.doctor_probes: list[bool] = []
         self.exported: list[tuple[str, Path]] = []
 
     @asynccontextmanager
@@ -207,6 +208,7 @@ class FakeBackend:
         )
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
+        self.doctor_probes.append(probe)
         return DoctorSummary(self.doctor_text, True)
 
     def offline_model(self) -> bool:
