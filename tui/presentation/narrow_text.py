@@ -110,3 +110,23 @@ class SeparatorWrapped:
         parts: Iterable[str] = wrap_at_separators(self.text, 1) if self.text else [""]
         longest_part = max((cell_len(part) for part in parts), default=0)
         return Measurement(longest_part, cell_len(self.text))
+
+
+class KeptEnd:
+    """`text` then `end`, the text cut (with an ellipsis) so that `end` always shows."""
+
+    def __init__(self, text: str, end: Text) -> None:
+        self.text = text
+        self.end = end
+
+    def __str__(self) -> str:
+        return self.text + self.end.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        room = max(width - self.end.cell_len, 1)
+        shown = Text(self.text, no_wrap=True, overflow="ellipsis")
+        shown.truncate(room, overflow="ellipsis")
+        shown.append_text(self.end)
+        shown.truncate(width, overflow="ellipsis")
+        yield shown

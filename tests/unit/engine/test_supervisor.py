@@ -481,3 +481,20 @@ def test_track_order_puts_edited_tracks_then_asked_for_tracks_first():
     assert track_order(plan) == [0, 1, 2, 3]
     assert track_order(plan, ["more on delta"]) == [3, 0, 1, 2]
     assert track_order(plan, ["more on delta"], ["Track beta"]) == [1, 3, 0, 2]
+
+
+async def test_limited_research_names_the_limit_it_stopped_at(tmp_path: Path):
+    settings = make_settings(tmp_path, max_researcher_iterations=3, min_evidence_records=50)
+    scenario = Scenario(tracks=4, second_wave=["epsilon"])
+    events = await run_approved(settings, scenario)
+    report = next(e for e in events if isinstance(e, ReportReady)).report
+    assert "**Limited research:**" in report
+    assert "limit of 3 research units (MAX_RESEARCHER_ITERATIONS)" in report
+
+
+async def test_limited_research_without_a_limit_says_the_supervisor_ended_it(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=100)
+    events = await run_approved(settings, Scenario(tracks=3))
+    report = next(e for e in events if isinstance(e, ReportReady)).report
+    assert "stopped at its limits" not in report
+    assert "the supervisor found no new evidence to add after 3 of at most" in report
