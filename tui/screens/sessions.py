@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -63,7 +62,8 @@ def choice_for(session: SessionInfo) -> SessionChoice:
 
 
 class SessionsScreen(Screen[SessionChoice | None]):
-    CSS_PATH = Path(__file__).with_name("sessions.tcss")
+    # Its stylesheet loads with the app's (tui/app.py): read as the screen opens, it would
+    # restyle every widget of the app, and the list would take longer to appear.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="sessions.back"),
         Binding("enter", "choose", "Open", show=False),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -58,7 +57,7 @@ class SettingsScreen(Screen[None]):
     class Saved(Message):
         """New settings are in the settings file and reloaded: the next run uses them."""
 
-    CSS_PATH = Path(__file__).with_name("settings.tcss")
+    # Its stylesheet loads with the app's (tui/app.py), so opening it restyles nothing else.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="settings.back"),
         Binding("ctrl+s", "save", "Save .env", id="settings.save"),
