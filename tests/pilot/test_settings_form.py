@@ -101,6 +101,10 @@ async def test_saving_checks_the_endpoint_at_once(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert backend.doctor_probes == [False, True]
+        # The verdict is said where the form is, as the Doctor panel may be out of view.
+        result = plain(app.screen.query_one("#setup-result", Static))
+        assert result.startswith("Saved ORCHESTRATOR_BASE_URL")
+        assert "Checked: a session can run." in result
 
 
 async def test_unprobed_doctor_never_marks_an_endpoint_ok(tmp_path: Path) -> None:

@@ -32,7 +32,9 @@ class AuditScreen(DetailScreen):
             len(report.kept_citations),
             len(report.removed_citations),
         )
-        yield field("Status", summary)
+        # The verdict in words ("verified: 4 citations kept") heads the window unlabelled.
+        style = "bold green" if report.verification_status == "verified" else "bold yellow"
+        yield Text(summary, style=style)
         if report.audit_path:
             yield field("Audit file", report.audit_path)
         yield heading(f"Kept ({len(report.kept_citations)})")

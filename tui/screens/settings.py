@@ -73,6 +73,8 @@ class SettingsScreen(Screen[None]):
         # What the file held when last read: non-secret values, and every name it assigns.
         self.saved_values: dict[str, str] = {}
         self.present: set[str] = set()
+        # What the last save wrote, in words, that the endpoint check's verdict follows.
+        self.saved_line = Text()
 
     def compose(self) -> ComposeResult:
         # Above the scrolling body, so what ctrl+s did is seen at any terminal size.
@@ -163,7 +165,7 @@ class SettingsScreen(Screen[None]):
         self.app.call_from_thread(self.query_one("#model-profile", Static).update, text)
 
     @work(exclusive=True, group="doctor", name="doctor")
-    async def load_doctor(self, probe: bool) -> None:
+    async def load_doctor(self, probe: bool, after_save: bool = False) -> None:
         report = self.query_one("#doctor-report", Static)
         if probe:
             report.update(Text("Checking the endpoints…", style="dim"))
@@ -174,6 +176,17 @@ class SettingsScreen(Screen[None]):
             return
         style = "" if summary.can_run else "yellow"
         report.update(Text(summary.text, style=style))
+        if after_save:
+            # The form is in view, the Doctor panel above it may not be: say its verdict here.
+            verdict = self.saved_line.copy()
+            if summary.can_run:
+                verdict.append("  Checked: a session can run.", style="green")
+            else:
+                verdict.append(
+                    "  Checked: a session cannot run; see the Doctor panel (lines marked !!).",
+                    style="bold yellow",
+                )
+            self.show_result(verdict)
         if probe:  # a probe stores what it detected
             self.load_profiles()
 
@@ -203,11 +216,12 @@ class SettingsScreen(Screen[None]):
             )
             return
         self.show_saved_settings()
-        self.show_result(Text(change.summary(path), style="green"))
+        self.saved_line = Text(change.summary(path), style="green")
+        self.show_result(self.saved_line)
         self.backend.reload_settings()
         self.post_message(self.Saved())
         # The saved endpoint is checked now: the report must not call it fine until F5.
-        self.load_doctor(probe=True)
+        self.load_doctor(probe=True, after_save=True)
         self.load_profiles()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
