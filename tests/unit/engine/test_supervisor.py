@@ -51,7 +51,9 @@ async def test_a_slow_researcher_times_out_alone(tmp_path: Path):
     events = await run_approved(settings, scenario)
     units = final_units(events)
     assert units["unit-3"].status == "timed_out"
-    assert units["unit-3"].failure_reason == "research unit timed out"
+    assert units["unit-3"].failure_reason == (
+        "research unit timed out at its limit of 4 s (RESEARCH_UNIT_TIMEOUT_SECONDS)"
+    )
     assert units["unit-1"].status == units["unit-2"].status == "completed"
 
 
@@ -67,7 +69,9 @@ async def test_recursion_limit_is_reported_with_its_number(tmp_path: Path):
 
     events = await run_approved(settings, Loop(tracks=3, wave=["alpha"]))
     unit = final_units(events)["unit-1"]
-    assert unit.status == "failed" and unit.failure_reason == "Recursion limit of 13 reached"
+    assert unit.status == "failed" and unit.failure_reason == (
+        "Recursion limit of 13 reached: the unit's limit of 1 tool call (MAX_REACT_TOOL_CALLS)"
+    )
 
 
 async def test_a_wave_larger_than_the_concurrency_cap_is_trimmed_and_reported(tmp_path: Path):
