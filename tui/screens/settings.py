@@ -61,8 +61,8 @@ class SettingsScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="settings.back"),
         Binding("ctrl+s", "save", "Save .env", id="settings.save"),
-        Binding("f8", "clear_field", "Clear field", id="settings.clear_field"),
         Binding("f5", "probe", "Probe endpoints", id="settings.probe"),
+        Binding("f8", "clear_field", "Clear field", id="settings.clear_field"),
     ]
 
     def __init__(self, backend: Backend) -> None:
