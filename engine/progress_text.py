@@ -93,3 +93,10 @@ def unit_title(topic: str, width: int = TITLE_WIDTH) -> str:
         first = match.group("value") if match else first
     title = " ".join(first.split())
     return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+
+
+def follow_up_words(count: int) -> str:
+    """How many follow-ups, as "+1 follow-up" or "+3 follow-ups" ("" for none)."""
+    if count <= 0:
+        return ""
+    return f"+{count} follow-up" + ("s" if count != 1 else "")

@@ -73,6 +73,8 @@ class ResearchState(TypedDict, total=False):
     gate_reason: str | None
     # Why research stopped early ("budget reached (…)"): the report is partial.
     budget_stop: str | None
+    # What ended research short of the quality gate, in words (None: the gate passed).
+    research_stop: str | None
     status: str
 
 
@@ -98,6 +100,8 @@ class SupervisorState(TypedDict, total=False):
     gate_status: str
     gate_reason: str | None
     budget_stop: str | None
+    # What ended research short of the quality gate, in words (None: the gate passed).
+    research_stop: str | None
     pending_dispatch: list[dict[str, Any]]
 
 
@@ -113,6 +117,8 @@ class SupervisorOutput(TypedDict, total=False):
     gate_status: str
     gate_reason: str | None
     budget_stop: str | None
+    # What ended research short of the quality gate, in words (None: the gate passed).
+    research_stop: str | None
 
 
 class UnitInput(TypedDict):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import load_settings
 from engine.protocol import is_session_id
+from engine.verification_words import verification_summary
 
 if TYPE_CHECKING:
     from engine.config import Settings
@@ -300,13 +301,17 @@ def render(
 ) -> list[str]:
     """The audit as lines for a person."""
     question_label = f" (question {run_number} of {runs})" if runs > 1 else ""
-    status = _text(audit.get("verification_status")) or "unknown"
-    reason = _text(audit.get("verification_reason"))
+    verification = verification_summary(
+        _text(audit.get("verification_status")),
+        _text(audit.get("verification_reason")),
+        len(audit.get("kept_citations", [])),
+        len(audit.get("removed_citations", [])),
+    )
     lines = [
         f"Session       {session_id}{question_label}",
         f"Question      {_cut(_text(audit.get('question')), width - 14)}",
         f"Mode          {_text(audit.get('mode')) or 'unknown'}",
-        f"Verification  {status}" + (f" — {reason}" if reason else ""),
+        f"Verification  {verification}",
         f"Grounding     {_text(audit.get('grounding')) or 'not recorded'}",
         *(
             [f"Judge         {_text(audit.get('grounding_judge'))}"]

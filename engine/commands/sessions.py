@@ -102,8 +102,9 @@ def _delete(settings: Settings, wanted: str, *, assume_yes: bool) -> int:
 
 
 def _print_sessions(settings: Settings, sessions: list[SessionInfo]) -> None:
-    from engine.progress_text import format_usd
-    from engine.sessions_log import stored_spend
+    from engine.progress_text import follow_up_words, format_usd
+    from engine.session_questions import questions_of
+    from engine.sessions_log import load_events, spend_of
     from engine.terminal_text import one_line
 
     if not sessions:
@@ -111,12 +112,19 @@ def _print_sessions(settings: Settings, sessions: list[SessionInfo]) -> None:
         return
     print(f"{'SESSION':<24} {'STATUS':<22} {'UPDATED':<20} {'TOKENS':>8} {'COST':>8} QUESTION")
     for info in sessions:
+        events = load_events(settings, info.session_id) or []
+        # A session is named by its first question; the index row keeps only the latest.
+        asked = questions_of(events) or [info.question]
         # Rows written before questions were cleaned on the way in may still hold controls.
-        question = one_line(info.question)
-        if len(question) > 70:
-            question = question[:69] + "…"
+        question = one_line(asked[0])
+        more = follow_up_words(len(asked) - 1)
+        room = 70 - (len(more) + 3 if more else 0)
+        if len(question) > room:
+            question = question[: room - 1] + "…"
+        if more:
+            question += f" ({more})"
         updated = info.updated_at.replace("T", " ")[:19]
-        spend = stored_spend(settings, info.session_id)
+        spend = spend_of(events)
         tokens, cost = f"{spend.tokens:,}", format_usd(spend.cost_usd)
         print(
             f"{info.session_id:<24} {info.status:<22} {updated:<20} {tokens:>8} {cost:>8} "

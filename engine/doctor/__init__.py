@@ -48,7 +48,10 @@ async def collect_report_async(
     """
     checks, can_run = static_checks(settings)
     if not probe:
-        return DoctorReport(checks=checks, can_run=can_run)
+        configured = bool(llm_targets(settings))
+        return DoctorReport(
+            checks=checks, can_run=can_run, probed=False, endpoints_configured=configured
+        )
     report = await _probed_report(settings, checks, can_run, progress)
     if local_ports is None or not wants_discovery(settings):
         return report

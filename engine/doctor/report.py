@@ -107,6 +107,9 @@ class DoctorReport:
     # None: not looked for (an endpoint is configured, or no probing); else what answered.
     local_servers: list[LocalServer] | None = None
     local_ports: tuple[int, ...] = ()
+    # False when nothing was sent: configured endpoints are then named, not yet checked.
+    probed: bool = True
+    endpoints_configured: bool = False
 
     def render_local_servers(self) -> list[str]:
         if self.local_servers is None:
@@ -133,6 +136,11 @@ class DoctorReport:
             lines.append("")
             lines.extend(endpoint.render())
         lines.extend(self.render_local_servers())
+        if not self.probed and self.endpoints_configured:
+            lines.append("")
+            lines.append(
+                f"{_MARKS['warn']}endpoints not checked yet (nothing sent; F5 probes them)"
+            )
         lines.append("")
         lines.append(
             "A research session can run."

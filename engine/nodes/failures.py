@@ -12,15 +12,24 @@ UNIT_FAILED = "research unit execution failed"
 _RECURSION = re.compile(r"Recursion limit of (\d+) reached", re.IGNORECASE)
 
 
-def sanitize_unit_failure(exc: BaseException) -> str:
-    """The safe one-line reason a research unit failed."""
+def sanitize_unit_failure(
+    exc: BaseException, *, time_limit: float | None = None, tool_calls: int | None = None
+) -> str:
+    """The safe one-line reason a research unit failed; a limit it hit is named with its
+    value and setting (`time_limit` in seconds, the unit's `tool_calls` cap)."""
     if isinstance(exc, TimeoutError):
-        return UNIT_TIMED_OUT
+        if time_limit is None:
+            return UNIT_TIMED_OUT
+        return f"{UNIT_TIMED_OUT} at its limit of {time_limit:g} s (RESEARCH_UNIT_TIMEOUT_SECONDS)"
     match = _RECURSION.search(str(exc))
     if match is not None or type(exc).__name__ == "GraphRecursionError":
-        return (
+        steps = (
             f"Recursion limit of {match.group(1)} reached" if match else "Recursion limit reached"
         )
+        if tool_calls is None:
+            return steps
+        noun = "tool call" if tool_calls == 1 else "tool calls"
+        return f"{steps}: the unit's limit of {tool_calls} {noun} (MAX_REACT_TOOL_CALLS)"
     return UNIT_FAILED
 
 

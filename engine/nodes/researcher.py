@@ -207,7 +207,11 @@ async def run_research_unit(
             started,
             deps.clock(),
             registry=registry.to_dict(),
-            failure_reason=sanitize_unit_failure(exc),
+            failure_reason=sanitize_unit_failure(
+                exc,
+                time_limit=settings.research_unit_timeout_seconds,
+                tool_calls=settings.max_react_tool_calls,
+            ),
         )
     finally:
         _UNIT_TOOLS.reset(token)

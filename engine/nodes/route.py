@@ -32,6 +32,7 @@ RUN_RESET: dict[str, Any] = {
     "gate_status": "none",
     "gate_reason": None,
     "budget_stop": None,
+    "research_stop": None,
     "status": "running",
 }
 

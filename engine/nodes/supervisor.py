@@ -276,6 +276,16 @@ def _after_turn(
     if ending:
         enough = turn.finished and gate is not None and gate.passed
         ended = "enough_evidence" if enough else "research_stopped"
+        if not enough:
+            if cap_reached:
+                kind = "unit_cap"
+            elif turn.finished:
+                kind = "stalled"
+            elif no_moves:
+                kind = "no_moves"
+            else:
+                kind = "turn_cap"
+            update["research_stop"] = stop_cause(kind, len(units), settings)
     emit(_progress(state, units, settings, gate=gate, skipped=turn.skipped, ended=ended))
     return Command(goto="__end__" if ending else "supervisor", update=update)
 
@@ -302,11 +312,15 @@ def _collect_wave(
             ToolMessage(content=text, tool_call_id=item["call_id"], name="ConductResearch")
         )
     skipped = state.get("skipped_units") or 0
-    update = {"supervisor_messages": answers, "pending_dispatch": []}
+    update: dict[str, Any] = {"supervisor_messages": answers, "pending_dispatch": []}
     done = (state.get("research_iterations") or 0) >= settings.max_researcher_iterations
     if done or _turns_exhausted(state, settings):
         gate, verdict = _final_gate(state, settings)
         update.update(verdict)
+        if not gate.passed:
+            update["research_stop"] = stop_cause(
+                "unit_cap" if done else "turn_cap", len(units), settings
+            )
         emit(
             _progress(state, units, settings, gate=gate, skipped=skipped, ended="research_stopped")
         )
@@ -366,6 +380,24 @@ def _final_gate(state: SupervisorState, settings: Settings) -> tuple[GateResult,
             )
         )
     return gate, {"gate_status": gate.status, "gate_reason": gate.reason}
+
+
+def stop_cause(kind: str, units_run: int, settings: Settings) -> str:
+    """What ended research before the gate passed, with the limit's setting and value."""
+    cap = settings.max_researcher_iterations
+    if kind == "unit_cap":
+        return f"it reached its limit of {cap} research units (MAX_RESEARCHER_ITERATIONS)"
+    if kind == "turn_cap":
+        return (
+            f"the supervisor reached its limit of {cap + 10} turns "
+            f"(MAX_RESEARCHER_ITERATIONS + 10) after {units_run} of {cap} research units"
+        )
+    if kind == "stalled":
+        return (
+            f"the supervisor found no new evidence to add after {units_run} of at most "
+            f"{cap} research units"
+        )
+    return f"the supervisor dispatched nothing more after {units_run} of at most {cap} units"
 
 
 def _turns_exhausted(state: SupervisorState, settings: Settings) -> bool:

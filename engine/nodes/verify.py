@@ -64,8 +64,8 @@ PARTIAL_REPORT = (
     "--resume {session} --budget-tokens N` or `--budget-usd N`."
 )
 LIMITED_RESEARCH = (
-    "**Limited research:** research stopped at its limits before the evidence passed the "
-    "quality gate ({reason}); this report rests on what was found."
+    "**Limited research:** research stopped before the evidence passed the quality gate "
+    "({reason}): {cause}. This report rests on what was found."
 )
 FINDINGS_ONLY = (
     "**Findings only:** {reason}; this report lists the research findings as recorded, "
@@ -257,7 +257,11 @@ def _with_notices(
         report = f"> {partial}\n\n{report}"
     elif state.get("route") != "quick" and state.get("gate_status") == "retry":
         # Said at the top, as the banners are: what follows rests on thin evidence.
-        report = f"> {LIMITED_RESEARCH.format(reason=state.get('gate_reason') or '')}\n\n{report}"
+        limited = LIMITED_RESEARCH.format(
+            reason=state.get("gate_reason") or "",
+            cause=state.get("research_stop") or "the supervisor ended it",
+        )
+        report = f"> {limited}\n\n{report}"
     writer_fallback = state.get("writer_fallback")
     if writer_fallback:
         # Its citations check out, so nothing else would tell a list of findings from a report.

@@ -130,7 +130,9 @@ class FakeBackend:
         indexing: Callable[[Callable[[int, int], None]], None] = lambda progress: None,
         profiles: list[ModelProfileRow] | None = None,
         local_offers: list[LocalModelOffer] | None = None,
+        questions: dict[str, list[str]] | None = None,
     ) -> None:
+        self.questions = questions or {}
         self.local_offers = local_offers or []
         self.offers_asked = 0
         self.profiles = profiles or []
@@ -149,6 +151,7 @@ class FakeBackend:
         self.closed: list[str] = []
         self.deleted: list[str] = []
         self.reloads = 0
+        self.doctor_probes: list[bool] = []
         self.exported: list[tuple[str, Path]] = []
 
     @asynccontextmanager
@@ -164,6 +167,9 @@ class FakeBackend:
 
     async def list_sessions(self) -> list[SessionInfo]:
         return list(self.sessions)
+
+    async def session_questions(self, session_ids: list[str]) -> dict[str, list[str]]:
+        return {sid: list(self.questions[sid]) for sid in session_ids if sid in self.questions}
 
     async def load_session(self, session_id: str) -> list[Event] | None:
         if session_id in self.logs:
@@ -207,6 +213,7 @@ class FakeBackend:
         )
 
     async def doctor(self, *, probe: bool = False) -> DoctorSummary:
+        self.doctor_probes.append(probe)
         return DoctorSummary(self.doctor_text, True)
 
     def offline_model(self) -> bool:

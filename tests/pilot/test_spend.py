@@ -74,3 +74,27 @@ async def test_a_partial_run_says_how_to_continue_it(tmp_path: Path) -> None:
         await press_and_settle(pilot, "y")
         notice = str(app.screen.query_one(RunNotice).render())
         assert "Partial report" in notice and "ctrl+r" in notice
+
+
+async def test_a_partial_run_names_the_cap_it_stopped_at_and_its_value(tmp_path: Path) -> None:
+    ending = [
+        report_event(),
+        PhaseChanged(phase="done"),
+        RunFinished(session_id=SESSION_ID, status="partial"),
+    ]
+    tokens_cap = BudgetReached(
+        spent_tokens=150_000,
+        spent_usd=0.1,
+        budget_tokens=200_000,
+        budget_usd=2.0,
+        detail="research stops: budget reached (150,000 of 200,000 tokens; $0.10 of $2.00)",
+    )
+    run = [PhaseChanged(phase="researching"), tokens_cap, *ending]
+    story = {"start": [opening()], "review_plan": [run]}
+    app, _ = make_app(tmp_path, ScriptedDriver(story), offline=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "y")
+        notice = str(app.screen.query_one(RunNotice).render())
+        assert "token budget of 200,000 tokens (150,000 spent)" in notice
+        assert "USD" not in notice  # the cap nearer its end is the one that stopped research

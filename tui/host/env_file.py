@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 _ASSIGNMENT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=")
@@ -30,19 +30,37 @@ def read_env_names(path: Path) -> set[str]:
     return names
 
 
-def write_env_file(path: Path, values: Mapping[str, str]) -> Path:
+def read_env_values(path: Path, names: Iterable[str]) -> dict[str, str]:
+    """The values `path` assigns to `names` (the last assignment wins, as when loading).
+
+    Only for settings that may be shown: callers never ask for a key's value.
+    """
+    if not path.is_file():
+        return {}
+    from dotenv import dotenv_values
+
+    wanted = set(names)
+    parsed = dotenv_values(path)
+    return {name: value for name, value in parsed.items() if name in wanted and value is not None}
+
+
+def write_env_file(path: Path, values: Mapping[str, str], remove: Iterable[str] = ()) -> Path:
     """Set each non-empty value in `path`, replacing earlier assignments, with mode 0600.
 
     Blank values leave the existing line alone, so saving the form without retyping a key
-    does not erase it. Comments and unrelated lines stay as they were.
+    does not erase it; a name in `remove` loses every assignment instead. Comments and
+    unrelated lines stay as they were.
     """
     updates = {name: value for name, value in values.items() if value.strip()}
+    removed = set(remove) - set(updates)
     lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
     written: set[str] = set()
     result: list[str] = []
     for line in lines:
         match = _ASSIGNMENT.match(line)
         name = match.group(1) if match else None
+        if name in removed:
+            continue
         if name in updates:
             if name not in written:
                 result.append(f"{name}={_quoted(updates[name].strip())}")

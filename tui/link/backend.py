@@ -58,6 +58,11 @@ class Backend(Protocol):
 
     async def list_sessions(self) -> list[SessionInfo]: ...
 
+    async def session_questions(self, session_ids: list[str]) -> dict[str, list[str]]:
+        """The questions each session was asked, first to last (first question, then its
+        follow-ups); a session with no stored log is left out."""
+        ...
+
     async def load_session(self, session_id: str) -> list[Event] | None:
         """A saved session's stored events in order (None when nothing is stored)."""
         ...

@@ -272,8 +272,13 @@ def _model_switched(event: ModelSwitched) -> EngineMessage:
     return ModelCallUpdated(switched)
 
 
-def _budget_reached(event: BudgetReached) -> EngineMessage:
-    return PhaseUpdated(PhaseChanged(phase="researching", detail=event.detail))
+class BudgetHit(EngineMessage):
+    """Research stops at a cap: the header says so as a phase, the run's end says which."""
+
+    def __init__(self, event: BudgetReached) -> None:
+        super().__init__()
+        self.event = event
+        self.phase = PhaseUpdated(PhaseChanged(phase="researching", detail=event.detail))
 
 
 def _report_reviewed(event: ReportReviewed) -> EngineMessage:
@@ -294,7 +299,7 @@ _MESSAGE_FOR: dict[type[Event], Callable[[Any], EngineMessage]] = {
     UsageUpdated: UsageChanged,
     ModelCallProgress: ModelCallUpdated,
     ModelSwitched: _model_switched,
-    BudgetReached: _budget_reached,
+    BudgetReached: BudgetHit,
     ReportReviewed: _report_reviewed,
     ReportDelta: ReportWritten,
     ReportReady: ReportArrived,

@@ -112,6 +112,15 @@ class EngineBackend:
             result = await result
         return list(result)
 
+    async def session_questions(self, session_ids: list[str]) -> dict[str, list[str]]:
+        from engine.session_questions import stored_questions
+
+        def read() -> dict[str, list[str]]:
+            asked = {sid: stored_questions(self.settings, sid) for sid in session_ids}
+            return {sid: questions for sid, questions in asked.items() if questions}
+
+        return await asyncio.to_thread(read)
+
     async def load_session(self, session_id: str) -> list[Event] | None:
         from engine.events import PhaseChanged, SessionStarted
         from engine.sessions import get_session, load_report

@@ -78,11 +78,6 @@ def format_tokens(count: int) -> str:
     return str(count)
 
 
-def mask_secret(value: str) -> str:
-    """How a stored key appears on screen: never the key, only that one is set."""
-    return "•••••••• (set)" if value else "(not set)"
-
-
 def one_line(text: str, limit: int = 200) -> str:
     """Collapse whitespace so a table cell stays one row; cut long text with an ellipsis."""
     flat = " ".join(text.split())

@@ -51,13 +51,6 @@ SESSION_STATUS_WORDS = {
 
 UNIT_STATUSES = {"timed_out": "timed out"}
 
-VERIFICATION_REASONS = {
-    "valid_citations": "every citation points at a retrieved source",
-    "no_sources": "no source was retrieved",
-    "no_valid_citations": "no citation points at a retrieved source",
-    "no_inline_citations": "sources listed, but no sentence cites one",
-    "no_supported_claims": "no sentence is supported by the sources it cites",
-}
 
 # A researcher's tools in plain words; searching depends on where the session searches.
 TOOLS = {"fetch_url": "read a page", "think_tool": "reflect"}
@@ -94,7 +87,9 @@ def unit_status_label(status: str) -> str:
 
 
 def verification_reason_label(reason: str) -> str:
-    return VERIFICATION_REASONS.get(reason, _plain(reason))
+    from engine.verification_words import verification_reason_words
+
+    return verification_reason_words(reason)
 
 
 def gate_status_label(status: str) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from tui.presentation.labels import verification_reason_label
+from engine.verification_words import verification_summary
 from tui.screens.detail import DetailScreen, field, heading
 
 if TYPE_CHECKING:
@@ -26,9 +26,15 @@ class AuditScreen(DetailScreen):
 
     def lines(self) -> Iterable[Text]:
         report = self.report
-        status = report.verification_status
-        reason = verification_reason_label(report.verification_reason)
-        yield field("Status", status + (f" — {reason}" if reason else ""))
+        summary = verification_summary(
+            report.verification_status,
+            report.verification_reason,
+            len(report.kept_citations),
+            len(report.removed_citations),
+        )
+        # The verdict in words ("verified: 4 citations kept") heads the window unlabelled.
+        style = "bold green" if report.verification_status == "verified" else "bold yellow"
+        yield Text(summary, style=style)
         if report.audit_path:
             yield field("Audit file", report.audit_path)
         yield heading(f"Kept ({len(report.kept_citations)})")

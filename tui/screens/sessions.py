@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -16,11 +15,13 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from engine.progress_text import follow_up_words
 from engine.protocol import SessionInfo
 from tui.link.backend import Backend
 from tui.presentation.failures import describe_failure
 from tui.presentation.formatting import compact_stamp, local_stamp, one_line
 from tui.presentation.labels import SESSION_STATUSES, session_status_label, session_status_word
+from tui.presentation.narrow_text import KeptEnd
 from tui.widgets.context_footer import ContextFooter
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
@@ -61,7 +62,8 @@ def choice_for(session: SessionInfo) -> SessionChoice:
 
 
 class SessionsScreen(Screen[SessionChoice | None]):
-    CSS_PATH = Path(__file__).with_name("sessions.tcss")
+    # Its stylesheet loads with the app's (tui/app.py): read as the screen opens, it would
+    # restyle every widget of the app, and the list would take longer to appear.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="sessions.back"),
         Binding("enter", "choose", "Open", show=False),
@@ -82,6 +84,8 @@ class SessionsScreen(Screen[SessionChoice | None]):
         # The session the research screen shows (deleting it clears that screen).
         self.on_screen = on_screen
         self.sessions: list[SessionInfo] = []
+        # The questions each session was asked (first, then follow-ups), read after the rows.
+        self.questions: dict[str, list[str]] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sessions-panel") as panel:
@@ -121,7 +125,7 @@ class SessionsScreen(Screen[SessionChoice | None]):
         for info in self.sessions:
             action = "reopen" if info.status in _REOPEN_STATUSES else "resume"
             table.add_row(
-                Text(one_line(info.question, 200), overflow="ellipsis"),
+                self._question_cell(info),
                 compact_stamp(info.updated_at, now),
                 Text(session_status_word(info.status)),
                 Text(action, style="dim"),
@@ -129,6 +133,33 @@ class SessionsScreen(Screen[SessionChoice | None]):
             )
         if not self.sessions:
             help_line.update(Text("No saved sessions yet.", style="dim"))
+        self._update_preview()
+        self.load_questions()
+
+    def _asked(self, info: SessionInfo) -> list[str]:
+        """The session's questions, first to last: the index row keeps only the latest."""
+        return self.questions.get(info.session_id) or [info.question]
+
+    def _question_cell(self, info: SessionInfo) -> KeptEnd:
+        """The first question, and how many follow-ups it had (shown whatever the width)."""
+        first, *follow_ups = self._asked(info)
+        more = follow_up_words(len(follow_ups))
+        return KeptEnd(one_line(first, 200), Text(f" ({more})" if more else "", style="dim"))
+
+    @work(exclusive=True, group="sessions-questions", name="session-questions")
+    async def load_questions(self) -> None:
+        """Each session's first question and follow-ups, from its log, once the rows show."""
+        try:
+            questions = await self.backend.session_questions(
+                [info.session_id for info in self.sessions]
+            )
+        except Exception:  # the rows already name each session by its latest question
+            return
+        self.questions = questions
+        table = self.query_one(SessionsTable)
+        for info in self.sessions:
+            if info.session_id in questions and info.session_id in table.rows:
+                table.update_cell(info.session_id, "question", self._question_cell(info))
         self._update_preview()
 
     # ---- the highlighted session in full -------------------------------------------------
@@ -144,7 +175,11 @@ class SessionsScreen(Screen[SessionChoice | None]):
             preview.show(None)
             return
         action = "reopen" if info.status in _REOPEN_STATUSES else "resume"
-        text = Text(one_line(info.question, 2000))
+        first, *follow_ups = self._asked(info)
+        text = Text(one_line(first, 2000))
+        for number, question in enumerate(follow_ups, start=1):
+            text.append(f" · follow-up {number}: ", style="dim")
+            text.append(one_line(question, 400))
         text.append(
             f" · {session_status_label(info.status)} ({action}) · {info.mode}"
             f" · updated {local_stamp(info.updated_at)} · {info.session_id}",

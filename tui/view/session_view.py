@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from engine.citations.evidence import EvidenceRecord
     from engine.events import (
+        BudgetReached,
         ReportReady,
         ResearchUnitSummary,
         RouteDecided,
@@ -58,6 +59,8 @@ class SessionView:
     # Ledger records per research unit, counted as they arrive.
     evidence_by_unit: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     report: ReportReady | None = None
+    # The cap research stopped at, when it did (the report is then partial).
+    budget_stop: BudgetReached | None = None
     failure: str | None = None
     resumable: bool = False
 

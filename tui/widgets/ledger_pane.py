@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Select
 
 from tui.presentation.formatting import counted, one_line, source_domain
 from tui.presentation.labels import unit_label
+from tui.presentation.narrow_text import SeparatorWrapped
 from tui.view.throttle import Throttle
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
@@ -213,7 +214,10 @@ class LedgerPane(Vertical):
             return
         current = self._domain_filter
         with self.prevent(Select.Changed):
-            select.set_options((Text(domain), domain) for domain in sorted(self._domains))
+            # A narrow list folds long names: at their dots and dashes, never mid-word.
+            select.set_options(
+                (SeparatorWrapped(domain), domain) for domain in sorted(self._domains)
+            )
             if current != ALL_DOMAINS and current in self._domains:
                 select.value = current
 

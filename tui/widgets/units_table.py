@@ -13,6 +13,7 @@ from textual.widgets import DataTable
 
 from tui.presentation.formatting import counted, format_duration, one_line
 from tui.presentation.labels import unit_label, unit_status_label
+from tui.presentation.narrow_text import DistinctTitle, shared_prefix_lengths
 from tui.widgets.fit_columns import FitColumnsTable
 from tui.widgets.row_preview import RowPreview, table_cursor_key
 
@@ -32,7 +33,8 @@ _STATUS_STYLE = {
 }
 # The topic takes what the fixed columns leave; a failure reason leads the topic cell, so it
 # is visible at any width (the line under the table and Enter show the unit in full). In a
-# half-width pane at 80 columns the columns stand one blank apart and the topic gets a word.
+# half-width pane at 80 columns the columns stand one blank apart and the topic gets a word:
+# the words the units' topics share give way first, so that rows stay told apart.
 _COLUMNS = (
     ("Topic", "topic", 24),
     ("Status", "status", 9),
@@ -70,16 +72,17 @@ class UnitsTable(FitColumnsTable):
         # What each row shows now: a progress update repeats every unit, most unchanged.
         self._shown: dict[str, tuple[str, ...]] = {}
         self._units: dict[str, ResearchUnitSummary] = {}
+        # How much of each unit's title it shares with another's (`DistinctTitle`).
+        self._shared: dict[str, int] = {}
 
-    @staticmethod
-    def cells(unit: ResearchUnitSummary) -> tuple[Text | str, ...]:
-        topic = Text(overflow="ellipsis")
+    def cells(self, unit: ResearchUnitSummary) -> tuple[DistinctTitle | Text | str, ...]:
+        lead = Text()
         if unit.failure_reason:
-            topic.append(one_line(unit.failure_reason, 80), style="red")
-            topic.append(" · ", style="dim")
-        topic.append(unit_title(unit.topic))
+            lead.append(one_line(unit.failure_reason, 80), style="red")
+            lead.append(" · ", style="dim")
+        title = unit_title(unit.topic)
         return (
-            topic,
+            DistinctTitle(title, self._shared.get(unit.id, 0), lead),
             Text(unit_status_label(unit.status), style=_STATUS_STYLE.get(unit.status, "")),
             str(unit.tool_call_count),
             str(unit.evidence_count),
@@ -89,6 +92,17 @@ class UnitsTable(FitColumnsTable):
     def show_units(self, units: list[ResearchUnitSummary]) -> None:
         for unit in units:
             self.show_unit(unit)
+
+    def _share_titles(self) -> None:
+        """Recount what the titles share; redraw the topics whose shared part changed."""
+        titles = {key: unit_title(unit.topic) for key, unit in self._units.items()}
+        shared = shared_prefix_lengths(titles)
+        changed = [key for key, length in shared.items() if self._shared.get(key, 0) != length]
+        self._shared = shared
+        for key in changed:
+            if key in self._shown:
+                topic = self.cells(self._units[key])[0]
+                self.update_cell(key, "topic", self.flex_cell(topic))
 
     @staticmethod
     def preview_text(unit: ResearchUnitSummary) -> Text:
@@ -121,16 +135,20 @@ class UnitsTable(FitColumnsTable):
         values = (self.flex_cell(topic), *figures)
         if shown is None:
             self.add_row(*values, key=unit.id)
+            self._share_titles()
             return
         for column, value, before, now in zip(_KEYS, values, shown, plain, strict=True):
             if before != now:
                 self.update_cell(unit.id, column, value)
+        if shown[0] != plain[0]:
+            self._share_titles()
         if unit.id == table_cursor_key(self):
             self.update_preview()
 
     def clear(self, columns: bool = False) -> UnitsTable:
         self._shown.clear()
         self._units.clear()
+        self._shared.clear()
         super().clear(columns)
         self.update_preview()
         return self

@@ -111,7 +111,7 @@ def test_prints_citations_claims_and_a_summary(cli: Cli) -> None:
     assert f"Session       {SESSION}" in lines
     assert "Question      How do caches work?" in lines
     assert "Mode          deep" in lines
-    assert "Verification  verified — valid_citations" in lines
+    assert "Verification  verified: 2 citations kept, 1 removed" in lines
     assert "Grounding     strict" in lines
 
     kept = lines.index("Citations kept (2)")

@@ -51,7 +51,9 @@ async def test_a_slow_researcher_times_out_alone(tmp_path: Path):
     events = await run_approved(settings, scenario)
     units = final_units(events)
     assert units["unit-3"].status == "timed_out"
-    assert units["unit-3"].failure_reason == "research unit timed out"
+    assert units["unit-3"].failure_reason == (
+        "research unit timed out at its limit of 4 s (RESEARCH_UNIT_TIMEOUT_SECONDS)"
+    )
     assert units["unit-1"].status == units["unit-2"].status == "completed"
 
 
@@ -67,7 +69,9 @@ async def test_recursion_limit_is_reported_with_its_number(tmp_path: Path):
 
     events = await run_approved(settings, Loop(tracks=3, wave=["alpha"]))
     unit = final_units(events)["unit-1"]
-    assert unit.status == "failed" and unit.failure_reason == "Recursion limit of 13 reached"
+    assert unit.status == "failed" and unit.failure_reason == (
+        "Recursion limit of 13 reached: the unit's limit of 1 tool call (MAX_REACT_TOOL_CALLS)"
+    )
 
 
 async def test_a_wave_larger_than_the_concurrency_cap_is_trimmed_and_reported(tmp_path: Path):
@@ -481,3 +485,20 @@ def test_track_order_puts_edited_tracks_then_asked_for_tracks_first():
     assert track_order(plan) == [0, 1, 2, 3]
     assert track_order(plan, ["more on delta"]) == [3, 0, 1, 2]
     assert track_order(plan, ["more on delta"], ["Track beta"]) == [1, 3, 0, 2]
+
+
+async def test_limited_research_names_the_limit_it_stopped_at(tmp_path: Path):
+    settings = make_settings(tmp_path, max_researcher_iterations=3, min_evidence_records=50)
+    scenario = Scenario(tracks=4, second_wave=["epsilon"])
+    events = await run_approved(settings, scenario)
+    report = next(e for e in events if isinstance(e, ReportReady)).report
+    assert "**Limited research:**" in report
+    assert "limit of 3 research units (MAX_RESEARCHER_ITERATIONS)" in report
+
+
+async def test_limited_research_without_a_limit_says_the_supervisor_ended_it(tmp_path: Path):
+    settings = make_settings(tmp_path, min_evidence_records=100)
+    events = await run_approved(settings, Scenario(tracks=3))
+    report = next(e for e in events if isinstance(e, ReportReady)).report
+    assert "stopped at its limits" not in report
+    assert "the supervisor found no new evidence to add after 3 of at most" in report

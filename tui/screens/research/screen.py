@@ -38,7 +38,7 @@ from tui.widgets.units_table import UnitsPane
 
 if TYPE_CHECKING:
     from engine.events import Event
-    from tui.link.bridge import PhaseUpdated
+    from tui.link.bridge import BudgetHit, PhaseUpdated
 
 PANE_IDS = ("plan", "units", "ledger", "report")
 
@@ -182,6 +182,14 @@ class ResearchScreen(PersonRequests, EngineUpdates, ReaderDetails):
         now = self.clock()
         self.view.started_at, self.view.finished_at = now - message.elapsed, now
         self._tick()
+
+    @for_session_on_screen
+    def on_budget_hit(self, message: BudgetHit) -> None:
+        self.view.budget_stop = message.event
+        # In place, not posted: a phase posted now would land after later events.
+        message.phase.epoch = message.epoch
+        self.on_phase_updated(message.phase)
+        self._on_phase_updated(message.phase)
 
     # Textual calls this as well as `EngineUpdates.on_phase_updated` (a handler with a leading
     # underscore is its private form); the bridge's messages load only with the first run.

@@ -303,9 +303,13 @@ class EngineUpdates(ResearchScreenBase):
             # Whatever stopped it before (a cancel, a failure) was resumed and is over.
             self._set_resumable(False)
         if message.event.status == "partial":
+            from tui.presentation.budget_words import budget_stop_words
+
+            stop = self.view.budget_stop
+            cap = budget_stop_words(stop) if stop else "the session's budget"
             self.query_one(RunNotice).show_info(
-                "Partial report: the session's budget was reached. Raise its budget in "
-                "Settings (F3), then ctrl+r continues the research."
+                f"Partial report: research stopped at {cap}. Raise it in Settings (F3), "
+                "then ctrl+r continues the research."
             )
             self._set_resumable(True)
         if message.event.status == "cancelled":
