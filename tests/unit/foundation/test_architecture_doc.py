@@ -1,0 +1,92 @@
+"""Every file, folder and module docs/architecture.md names exists in the repository."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+# A repository path starts at one of these folders and is not the tail of a longer path.
+_PATH = re.compile(r"(?<![\w./-])(?:engine|tui|tests|bench|docs)/[\w./-]*")
+# A dotted name such as `engine.nodes.deps` or `engine.platform_graph:make_graph`.
+_DOTTED = re.compile(r"(?<![\w./-])(?:engine|tui)(?:\.\w+)+(?::\w+)?")
+
+
+def named_paths(text: str) -> list[str]:
+    return sorted({match.rstrip(".") for match in _PATH.findall(text)})
+
+
+def named_modules(text: str) -> list[str]:
+    return sorted(set(_DOTTED.findall(text)))
+
+
+def _module_file(root: Path, parts: list[str]) -> Path | None:
+    base = root.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _top_level_names(source: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def _module_exists(root: Path, dotted: str) -> bool:
+    """The longest importable prefix is a module, and what follows is defined at its top."""
+    parts = dotted.replace(":", ".").split(".")
+    for length in range(len(parts), 1, -1):
+        source = _module_file(root, parts[:length])
+        if source is None:
+            continue
+        rest = parts[length:]
+        return not rest or rest[0] in _top_level_names(source)
+    return False
+
+
+def missing_names(text: str, root: Path = ROOT) -> list[str]:
+    missing = [path for path in named_paths(text) if not (root / path).exists()]
+    missing += [name for name in named_modules(text) if not _module_exists(root, name)]
+    return missing
+
+
+def test_every_path_and_module_the_architecture_doc_names_exists() -> None:
+    assert missing_names(ARCHITECTURE.read_text(encoding="utf-8")) == []
+
+
+def test_the_doc_names_enough_paths_for_the_check_to_mean_something() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert len(named_paths(text)) >= 40
+    assert "engine/nodes/section_writer.py" in named_paths(text)
+    assert "engine.platform_graph:make_graph" in named_modules(text)
+
+
+def test_a_moved_file_folder_module_or_attribute_is_reported() -> None:
+    text = (
+        "Runs `engine/runner.py` then `engine/nowhere.py`, reads `docs/gone/`, "
+        "loads engine.platform_graph:make_graph and engine.platform_graph:no_such_thing, "
+        "and imports engine.vanished.module."
+    )
+    assert missing_names(text) == [
+        "docs/gone/",
+        "engine/nowhere.py",
+        "engine.platform_graph:no_such_thing",
+        "engine.vanished.module",
+    ]
+
+
+def test_a_sentence_ending_after_a_path_is_not_part_of_it() -> None:
+    assert named_paths("See engine/graph.py. Then tui/link/.") == ["engine/graph.py", "tui/link/"]
