@@ -237,7 +237,13 @@ class LocalIndex:
             per_document[key] = per_document.get(key, 0) + 1
             label = title if heading == title else f"{title} — {heading}"
             # bm25() is lower-is-better; flip it so higher means more relevant everywhere.
-            hits.append(LocalHit(key, label, heading, body, -float(score)))
+            # Rows come in tiers (every word, then one missing, …) scored by different
+            # queries: a later tier's score is capped at the hit before it, so whoever sorts
+            # by score keeps the tier order.
+            relevance = -float(score)
+            if hits:
+                relevance = min(relevance, hits[-1].score)
+            hits.append(LocalHit(key, label, heading, body, relevance))
             if len(hits) >= limit:
                 break
         return hits
