@@ -10,7 +10,8 @@ parts that match the question:
    block stays whole up to twice the chunk size.
 2. `score_chunks` scores every chunk against the query with Okapi BM25 (k1 = 1.2, b = 0.75).
    Words are lower-cased; an identifier such as `asyncio.wait_for` counts as itself and as
-   each dotted part; plain words are lightly stemmed (`cancelled` meets `cancellation`);
+   each dotted part; plain words are stemmed as the local index stems them (Porter, from
+   `engine.text.stem`: `cancelled` meets `cancellation`);
    stopwords (the local index's list) are dropped from the query.
 3. Chunks are picked best first — the best chunk, then the document's opening chunk (title and
    introduction) when it fits, then the other matching chunks — and the rest of the budget
@@ -34,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.models.offline.text import stem
+from engine.text.stem import stem
 from engine.tools.extract import clip
 
 # The local index's BM25 stopwords: one list for both rankers.
