@@ -13,69 +13,10 @@ from __future__ import annotations
 import re
 
 from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
+from engine.text.stopwords import STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "by",
-        "as",
-        "at",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "from",
-        "can",
-        "you",
-        "your",
-        "will",
-        "which",
-        "when",
-        "what",
-        "how",
-        "does",
-        "do",
-        "not",
-        "but",
-        "if",
-        "then",
-        "than",
-        "into",
-        "also",
-        "use",
-        "used",
-        "using",
-        "such",
-        "may",
-        "might",
-        "their",
-        "there",
-        "has",
-        "have",
-        "had",
-        "one",
-    ]
-)
 MIN_SHARED_WORDS = 3
 MIN_SHARE = 0.5
 
@@ -91,7 +32,7 @@ def content_words(text: str) -> set[str]:
         words.add(word)
         if "." in word:
             words.update(part for part in word.split(".") if part)
-    return words - _STOP
+    return words - STOPWORDS
 
 
 def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:

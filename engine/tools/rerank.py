@@ -12,7 +12,7 @@ parts that match the question:
    Words are lower-cased; an identifier such as `asyncio.wait_for` counts as itself and as
    each dotted part; plain words are stemmed as the local index stems them (Porter, from
    `engine.text.stem`: `cancelled` meets `cancellation`);
-   stopwords (the local index's list) are dropped from the query.
+   stopwords (`engine.text.stopwords`) are dropped from the query.
 3. Chunks are picked best first — the best chunk, then the document's opening chunk (title and
    introduction) when it fits, then the other matching chunks — and the rest of the budget
    goes to the text that follows (then precedes) each pick. The picks are returned in their
@@ -36,10 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.text.stem import stem
+from engine.text.stopwords import STOPWORDS
 from engine.tools.extract import clip
-
-# The local index's BM25 stopwords: one list for both rankers.
-from engine.tools.local_index.words import STOPWORDS
 
 CHUNK_CHARS = 800
 MAX_CHUNK_CHARS = 1000
