@@ -18,7 +18,7 @@ from engine.citations.verify import verify_citations
 from engine.events import ClaimSupport
 from engine.grounding.enforce import ground_report
 from engine.schemas import ResearchPlan
-from engine.sourcing.attribution import content_words
+from engine.text.words import content_words
 
 # A plan section is covered when this share of its heading's words appears in one heading,
 # or of the track's title words anywhere in the draft.

@@ -12,9 +12,8 @@ and a passage that merely shares words is never enough.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from engine.grounding.names import Name, code_names
+from engine.grounding.names import code_names, names_every
 from engine.grounding.score import score_claim
 from engine.sourcing.source_numbers import (
     MARKER,
@@ -32,20 +31,6 @@ MAX_ADDED_PER_SENTENCE = 2
 # another page is added only when it says nearly all of it.
 CORROBORATES_AT = 0.8
 _SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
-
-
-def names_every(names: Sequence[Name], text: str) -> bool:
-    """Whether `text` names every one of `names` (its last dotted part will do): a page about
-    another function that shares a sentence's other words ("New in version 3.9") says
-    nothing of it."""
-    folded = text.lower()
-    for name in names:
-        last = name.text.rsplit(".", 1)[-1]
-        if name.text not in folded and not re.search(
-            rf"(?<![\w.]){re.escape(last)}(?![\w])", folded
-        ):
-            return False
-    return True
 
 
 def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:

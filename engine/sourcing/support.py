@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from engine.sourcing.attribution import content_words
 from engine.sourcing.source_numbers import SourceCatalog, body_of
+from engine.text.words import content_words
 
 # A sentence ends at . ! or ? followed by a space or the end, not inside `functools.partial`;
 # markers written after its full stop ("… shootout. [1]") still belong to it.
