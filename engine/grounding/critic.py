@@ -51,12 +51,6 @@ class Critique:
     def problems(self) -> int:
         return len(self.missing_sections) + len(self.unsupported)
 
-    def improved_by(self, revision: Critique) -> bool:
-        """Whether a revision fixed more than it broke (small models often make it worse)."""
-        if self.verified and not revision.verified:
-            return False
-        return revision.problems < self.problems and revision.supported >= self.supported // 2
-
     def as_instructions(self) -> str:
         """The findings, worded for the writer's revision."""
         lines = ["## Reviewer findings on your draft"]

@@ -57,16 +57,6 @@ def strip_meta_lines(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
 
 
-def ledger_sources(records: list[EvidenceRecord]) -> list[str]:
-    """Every source of the ledger, in order of first appearance."""
-    ordered: list[str] = []
-    for record in records:
-        for source in record.source_urls:
-            if source not in ordered:
-                ordered.append(source)
-    return ordered
-
-
 def sources_section(sources: list[str], registry: SourceRegistry) -> str:
     lines = ["## Sources"]
     for number, source in enumerate(sources, start=1):

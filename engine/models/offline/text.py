@@ -195,10 +195,6 @@ def count_words(text: str) -> int:
     return len(text.split())
 
 
-def strip_citation_marks(text: str) -> str:
-    return " ".join(_CITATION_MARK_RE.sub(" ", text).split())
-
-
 def split_sentences(text: str) -> list[str]:
     """Sentences of a passage, whitespace collapsed; lines are hard boundaries."""
     sentences: list[str] = []
