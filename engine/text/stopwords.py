@@ -1,7 +1,7 @@
 """The engine's stopwords: words that say nothing of what a text is about.
 
-`STOPWORDS` are function words (articles, pronouns, auxiliaries, prepositions, conjunctions)
-and the verbs of using: retrieval drops them from a query, reranking from its terms,
+`STOPWORDS` are function words (articles, pronouns, auxiliaries, prepositions, conjunctions):
+retrieval drops them from a query, reranking from its terms,
 grounding and citation from the words a sentence and a passage are compared by. A claim's
 quantifiers ("most", "only", "all") are not among them: they are what a claim says.
 
@@ -17,7 +17,7 @@ import re
 _FUNCTION_WORDS = """
 a also an and are as at be been but by can do does for from had has have how i if in into is
 it its may might not of on one or should so such than that the their them then there these they
-this those to use used using was were what when where which who why will with you your
+this those to was were what when where which who why will with you your
 """
 STOPWORDS = frozenset(_FUNCTION_WORDS.split())
 
@@ -27,8 +27,9 @@ could did doing don down during each either else ever every few further get gets
 her here hers him his isn itself just let like made make makes many me more most much must my
 neither no nor now off once only other ought our ours out over own per please same shall she
 some theirs through thus too under until up upon us very via we whether while whom whose within
-without would yes yet yours tell explain describe show give find list versus vs compare
-compared comparison difference differences differ different work works way ways thing things
+without would yes yet yours use used using tell explain describe show give find list versus vs
+compare compared comparison difference differences differ different work works way ways thing
+things
 """
 QUESTION_STOPWORDS = STOPWORDS | frozenset(_QUESTION_PHRASING.split())
 

@@ -7,8 +7,15 @@ from engine.text.words import content_words, stemmed_words
 
 
 def test_content_words_drop_function_words_and_split_dotted_names() -> None:
-    words = content_words("The functools.lru_cache decorator is used with a maxsize.")
-    assert words == {"functools.lru_cache", "functools", "lru_cache", "decorator", "maxsize"}
+    words = content_words("The functools.lru_cache decorator is given a maxsize.")
+    assert words == {
+        "functools.lru_cache",
+        "functools",
+        "lru_cache",
+        "decorator",
+        "given",
+        "maxsize",
+    }
 
 
 def test_stemmed_words_meet_across_inflections() -> None:
