@@ -43,6 +43,7 @@ from engine.nodes.track_sections import nothing_found_line
 from engine.prompts import SECTION_PROMPT
 from engine.schemas import ResearchPlan, ResearchTrack
 from engine.state import ResearchState
+from engine.text.markers import SPACED_MARKER_RE
 
 _META_LINE = re.compile(
     r"ConductResearch|ResearchComplete|tool_call_id|think_tool|research unit|"
@@ -196,10 +197,7 @@ def _unsupported(
 def _plain(sentence: str) -> str:
     """A sentence without its markers, spacing or closing stop, to compare the critic's
     findings with the section's sentences."""
-    return " ".join(_MARKS.sub("", sentence).split()).rstrip(".!? ").casefold()
-
-
-_MARKS = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+    return " ".join(SPACED_MARKER_RE.sub("", sentence).split()).rstrip(".!? ").casefold()
 
 
 def render_report(

@@ -24,13 +24,13 @@ from engine.sourcing.source_numbers import (
     listing_with,
     page_of,
 )
+from engine.text.markers import SENTENCE_WITH_MARKERS_RE
 
 # Per sentence: a second and a third page are corroboration; more is clutter.
 MAX_ADDED_PER_SENTENCE = 2
 # Stricter than grounding's "supported": the sentence's own source already vouches for it;
 # another page is added only when it says nearly all of it.
 CORROBORATES_AT = 0.8
-_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
 
 
 def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
@@ -94,7 +94,7 @@ def corroborate(answer: str, catalog: SourceCatalog) -> str:
             added_anywhere.extend(n for n in added if n not in added_anywhere)
             return _with_numbers(sentence, added) if added else sentence
 
-        lines.append(_SENTENCE.sub(cite_more, line))
+        lines.append(SENTENCE_WITH_MARKERS_RE.sub(cite_more, line))
     if not added_anywhere:
         return answer
     return "\n".join(lines) + listing_with(tail, listed, added_anywhere, catalog)

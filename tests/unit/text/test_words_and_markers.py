@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.text.markers import cite_sentence
+from engine.text.markers import NUMBERED_MARKER_RE, SENTENCE_WITH_MARKERS_RE, cite_sentence
 from engine.text.words import content_words, stemmed_words
 
 
@@ -25,3 +25,13 @@ def test_stemmed_words_meet_across_inflections() -> None:
 def test_a_marker_goes_before_the_final_stop_or_at_the_end() -> None:
     assert cite_sentence("Queues are FIFO.  ", 2) == "Queues are FIFO [2]."
     assert cite_sentence("Queues are FIFO", 3) == "Queues are FIFO [3]"
+
+
+def test_a_sentence_keeps_the_markers_written_after_its_stop() -> None:
+    text = "Queues are FIFO. [1, 2] Locks are fair.[3–4] Done"
+    assert SENTENCE_WITH_MARKERS_RE.findall(text)[:3] == [
+        "Queues are FIFO. [1, 2]",
+        " Locks are fair.[3–4]",
+        " Done",
+    ]
+    assert [m.group(1) for m in NUMBERED_MARKER_RE.finditer(text)] == ["1, 2", "3–4"]
