@@ -30,8 +30,10 @@ from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
 from engine.text.markers import SPACED_MARKER_RE
+from engine.text.sentences import PROSE_SENTENCE_BREAK
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
+# A sentence of a section also ends at a line's end.
+_SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
 MAX_CLAIMS = 8
 # What a section or the summary writes at most, for pricing the call before it is made.
 SECTION_OUTPUT_TOKENS = 600

@@ -10,13 +10,12 @@ stays uncited (the verifier and the report's banner say what that means).
 
 from __future__ import annotations
 
-import re
-
 from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
 from engine.text.markers import cite_sentence
+from engine.text.sentences import PROSE_SENTENCE_BREAK_RE
 from engine.text.words import content_words
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_SENTENCE_END = PROSE_SENTENCE_BREAK_RE
 MIN_SHARED_WORDS = 3
 MIN_SHARE = 0.5
 

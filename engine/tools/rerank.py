@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.text.sentences import SENTENCE_BREAK_RE
 from engine.text.stem import stem
 from engine.text.stopwords import STOPWORDS
 from engine.tools.extract import clip
@@ -49,7 +50,7 @@ BLOCK_GAP = f"\n\n{ELISION}\n\n"
 _TOKEN = re.compile(r"\w+(?:\.\w+)*")
 _HEADING = re.compile(r"\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = SENTENCE_BREAK_RE
 
 
 @dataclass(frozen=True)
