@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from engine.text.stem import stem
 from engine.text.stopwords import QUESTION_STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -17,12 +18,12 @@ CONTINUATION_MARKERS = ("also", "deeper", "more", "expand", "elaborate", "furthe
 
 
 def content_tokens(text: str) -> set[str]:
-    """Lower-cased content words, with a crude plural fold so "caches" meets "cache"."""
+    """Lower-cased content words, stemmed, so "caches" meets "cache"."""
     tokens = set()
     for word in _WORD.findall(text.lower()):
         if word in QUESTION_STOPWORDS or len(word) < 3:
             continue
-        tokens.add(word[:-1] if word.endswith("s") and len(word) > 4 else word)
+        tokens.add(stem(word))
     return tokens
 
 
