@@ -62,11 +62,6 @@ def shown_name(name: str) -> str:
     return _UNPRINTABLE_IN_NAMES.sub(_escape, name)
 
 
-def has_controls(text: str) -> bool:
-    """Whether `text` holds anything `terminal_safe` would remove."""
-    return terminal_safe(text) != text.replace("\r\n", "\n")
-
-
 class TerminalSafeStream:
     """A text stream that passes on only what `terminal_safe` keeps of each write."""
 

@@ -210,12 +210,6 @@ def _plain_entry(number: int, title: str | None, locator: str, line: str) -> Sou
     return plain_line_entry(number, len(str(number)), title, locator, line)
 
 
-def canonical_section(order: list[int], table: SourceTable) -> str:
-    """The `## Sources` section listing `order`'s numbers, each with its title and locator."""
-    lines, _ = canonical_section_entries(order, table)
-    return "\n".join([SOURCES_HEADING, *lines])
-
-
 def canonical_section_entries(
     order: list[int], table: SourceTable
 ) -> tuple[list[str], list[SourceEntry | None]]:

@@ -56,8 +56,3 @@ def parse_document_key(text: str) -> DocumentKey | None:
     name = re.split(r"[/\\]", match.group("name"))[-1].lower()
     page_text = match.group("page") or match.group("anchor_page")
     return DocumentKey(name, int(page_text) if page_text else None)
-
-
-def is_document_key(text: str) -> bool:
-    """True when `text` as a whole is a document key."""
-    return parse_document_key(text) is not None

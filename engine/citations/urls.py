@@ -37,14 +37,6 @@ def url_scheme(text: str) -> str:
     return match.group(0)[:-1].lower() if match else ""
 
 
-def url_host(url: str) -> str:
-    """The lower-cased host of `url` without port or user info ("" when there is none)."""
-    try:
-        return (urlsplit(html.unescape(url.strip())).hostname or "").lower()
-    except ValueError:
-        return ""
-
-
 def _is_tracking(name: str) -> bool:
     lowered = name.lower()
     return lowered.startswith(_TRACKING_PREFIX) or lowered in _TRACKING_EXACT

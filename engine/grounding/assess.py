@@ -17,8 +17,9 @@ from engine.grounding.claims import strip_markers
 from engine.grounding.passages import Passage, texts_of
 from engine.grounding.score import ClaimScore, coverage, score_claim
 from engine.grounding.verbatim import found_verbatim
-from engine.grounding.words import stemmed_words, without_emphasis
+from engine.grounding.words import without_emphasis
 from engine.terminal_text import terminal_safe
+from engine.text.words import stemmed_words
 
 VERBATIM = "its source says it word for word"
 # The share of a sentence's content words one retrieved window must hold for the sentence to

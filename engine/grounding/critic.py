@@ -18,7 +18,7 @@ from engine.citations.verify import verify_citations
 from engine.events import ClaimSupport
 from engine.grounding.enforce import ground_report
 from engine.schemas import ResearchPlan
-from engine.sourcing.attribution import content_words
+from engine.text.words import content_words
 
 # A plan section is covered when this share of its heading's words appears in one heading,
 # or of the track's title words anywhere in the draft.
@@ -50,12 +50,6 @@ class Critique:
     @property
     def problems(self) -> int:
         return len(self.missing_sections) + len(self.unsupported)
-
-    def improved_by(self, revision: Critique) -> bool:
-        """Whether a revision fixed more than it broke (small models often make it worse)."""
-        if self.verified and not revision.verified:
-            return False
-        return revision.problems < self.problems and revision.supported >= self.supported // 2
 
     def as_instructions(self) -> str:
         """The findings, worded for the writer's revision."""

@@ -37,12 +37,12 @@ from engine.grounding.claims import (
 from engine.grounding.judge import JudgeItem, SupportJudge
 from engine.grounding.judged import with_outcome
 from engine.grounding.marker_as_fact import MARKER_AS_FACT, marker_stands_for_fact
-from engine.grounding.names import code_names
+from engine.grounding.names import code_names, names_every
 from engine.grounding.passages import DocumentText, Passage, cited_passages, every_passage
 from engine.grounding.score import ClaimScore, score_claim
-from engine.sourcing.attribution import cite_sentence, content_words
-from engine.sourcing.corroboration import names_every
 from engine.terminal_text import terminal_safe
+from engine.text.markers import cite_sentence
+from engine.text.words import content_words
 
 UNSUPPORTED_MARK = " _(unsupported by its sources)_"
 OFF_QUESTION_MARK = " _(off the question asked)_"

@@ -11,7 +11,7 @@ reading the passages (or a reader) settles it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 _CODE_NAME = re.compile(
@@ -139,3 +139,17 @@ def sibling(name: Name, others: Iterable[Name]) -> Name | None:
         if name.head and other.head == name.head:
             return other
     return None
+
+
+def names_every(names: Sequence[Name], text: str) -> bool:
+    """Whether `text` names every one of `names` (its last dotted part will do): a page about
+    another function that shares a sentence's other words ("New in version 3.9") says
+    nothing of it."""
+    folded = text.lower()
+    for name in names:
+        last = name.text.rsplit(".", 1)[-1]
+        if name.text not in folded and not re.search(
+            rf"(?<![\w.]){re.escape(last)}(?![\w])", folded
+        ):
+            return False
+    return True

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from engine.grounding.words import stem
+from engine.text.stem import stem
 
 # A clause ends at punctuation, and before a word that starts a clause of its own: the
 # condition of "X unless Y" must not lend its negation to X.

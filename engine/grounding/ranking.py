@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.grounding.passages import Passage
-from engine.grounding.words import stemmed_words
+from engine.text.words import stemmed_words
 
 _SENTENCE_START = re.compile(r"(?:^|(?<=[.!?;:])\s+)(?=\S)")
 

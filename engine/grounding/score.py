@@ -27,8 +27,8 @@ from typing import Literal
 from engine.grounding import polarity
 from engine.grounding.claims import strip_markers
 from engine.grounding.names import Name, code_names, found_in, sibling
-from engine.grounding.words import stemmed_words, without_emphasis
-from engine.sourcing.attribution import content_words
+from engine.grounding.words import without_emphasis
+from engine.text.words import content_words, stemmed_words
 
 SupportStatus = Literal["supported", "weak", "unsupported"]
 

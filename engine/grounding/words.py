@@ -1,44 +1,15 @@
-"""The words a claim and a passage are compared by: content words, stemmed."""
+"""Markdown emphasis taken off the words a claim and a passage are compared by."""
 
 from __future__ import annotations
 
 import re
-import threading
-from functools import lru_cache
-
-import snowballstemmer
-
-from engine.sourcing.attribution import content_words
 
 # Markdown emphasis with underscores (`_not_`, `_only once_`): the underscores are markup, not
 # part of a word, or "names fifo, _not_ sigint" would read as saying "not" nowhere. A dunder
 # (`__init__`) or a snake_case name (`wait_for`) is never taken for emphasis.
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w`])_(?!_)([^\W_](?:[^_`\n]*?[^\W_])?)_(?![\w`])")
 
-# A stemmer keeps state between calls: one per thread (grounding runs in worker threads).
-_local = threading.local()
-
-
-def _stemmer() -> snowballstemmer.stemmer:
-    found = getattr(_local, "stemmer", None)
-    if found is None:
-        found = _local.stemmer = snowballstemmer.stemmer("english")
-    return found
-
-
-@lru_cache(maxsize=65_536)
-def stem(word: str) -> str:
-    # Porter2, so "initializes"/"initialize" and "cancelled"/"cancels" meet; code names
-    # (`re.search`, `wait_for`) are matched as written.
-    if "." in word or "_" in word:
-        return word
-    return _stemmer().stemWord(word)
-
 
 def without_emphasis(text: str) -> str:
     """`text` with Markdown underscore emphasis taken off (`_not_` is `not`)."""
     return _UNDERSCORE_EMPHASIS.sub(r"\1", text) if "_" in text else text
-
-
-def stemmed_words(text: str) -> frozenset[str]:
-    return frozenset(stem(word) for word in content_words(text))

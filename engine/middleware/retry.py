@@ -7,7 +7,6 @@ Anything else (a bad request, a refused key) fails at once: retrying cannot fix 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -15,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from langchain.agents.middleware.types import AgentMiddleware, ModelRequest, ModelResponse
+
+from engine.text.retry_after import parse_retry_after
 
 T = TypeVar("T")
 
@@ -58,7 +59,7 @@ def is_transient(exc: BaseException) -> bool:
     return any(cls.__name__ in _TRANSIENT_NAMES for cls in type(exc).__mro__)
 
 
-def retry_after_seconds(exc: BaseException, *, now: float | None = None) -> float | None:
+def retry_after_seconds(exc: BaseException) -> float | None:
     """The wait a server asked for in `Retry-After` / `retry-after-ms`, in seconds."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
@@ -70,17 +71,7 @@ def retry_after_seconds(exc: BaseException, *, now: float | None = None) -> floa
             return max(0.0, float(millis) / 1000)
         except ValueError:
             pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        if parsed is None:
-            return None
-        current = time.time() if now is None else now
-        return max(0.0, parsed.timestamp() - current)
+    return parse_retry_after(headers.get("retry-after"))
 
 
 @dataclass

@@ -43,6 +43,7 @@ from engine.nodes.track_sections import nothing_found_line
 from engine.prompts import SECTION_PROMPT
 from engine.schemas import ResearchPlan, ResearchTrack
 from engine.state import ResearchState
+from engine.text.markers import SPACED_MARKER_RE
 
 _META_LINE = re.compile(
     r"ConductResearch|ResearchComplete|tool_call_id|think_tool|research unit|"
@@ -55,16 +56,6 @@ def strip_meta_lines(text: str) -> str:
     """Remove lines about the research machinery, which a reader should never see."""
     kept = [line for line in text.splitlines() if not _META_LINE.search(line)]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
-
-
-def ledger_sources(records: list[EvidenceRecord]) -> list[str]:
-    """Every source of the ledger, in order of first appearance."""
-    ordered: list[str] = []
-    for record in records:
-        for source in record.source_urls:
-            if source not in ordered:
-                ordered.append(source)
-    return ordered
 
 
 def sources_section(sources: list[str], registry: SourceRegistry) -> str:
@@ -206,10 +197,7 @@ def _unsupported(
 def _plain(sentence: str) -> str:
     """A sentence without its markers, spacing or closing stop, to compare the critic's
     findings with the section's sentences."""
-    return " ".join(_MARKS.sub("", sentence).split()).rstrip(".!? ").casefold()
-
-
-_MARKS = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
+    return " ".join(SPACED_MARKER_RE.sub("", sentence).split()).rstrip(".!? ").casefold()
 
 
 def render_report(

@@ -29,9 +29,11 @@ from engine.nodes.section_inputs import SectionInput
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
+from engine.text.markers import SPACED_MARKER_RE
+from engine.text.sentences import PROSE_SENTENCE_BREAK
 
-_MARKERS = re.compile(r"\s*\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|\n+")
+# A sentence of a section also ends at a line's end.
+_SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
 MAX_CLAIMS = 8
 # What a section or the summary writes at most, for pricing the call before it is made.
 SECTION_OUTPUT_TOKENS = 600
@@ -87,8 +89,8 @@ def claims_from_prose(text: str) -> list[Claim]:
         sentence = piece.strip().lstrip("-*• ").strip()
         if not sentence or sentence.startswith("#"):
             continue
-        ids = [n for group in _MARKERS.findall(sentence) for n in _numbers(group)]
-        claims.append(Claim(text=_MARKERS.sub("", sentence).strip(), source_ids=ids))
+        ids = [n for group in SPACED_MARKER_RE.findall(sentence) for n in _numbers(group)]
+        claims.append(Claim(text=SPACED_MARKER_RE.sub("", sentence).strip(), source_ids=ids))
     return claims
 
 
@@ -112,7 +114,7 @@ def cited_sentences(
     kept: list[tuple[str, list[int]]] = []
     seen: set[str] = set()
     for claim in claims[:MAX_CLAIMS]:
-        text = " ".join(_MARKERS.sub("", claim.text).split())
+        text = " ".join(SPACED_MARKER_RE.sub("", claim.text).split())
         locators = [known[i] for i in dict.fromkeys(claim.source_ids) if i in known]
         if not text or not locators or text.casefold() in seen:
             continue

@@ -75,16 +75,6 @@ class Turn:
             self.last is not None and not self.last.tool_calls
         )
 
-    @property
-    def only_failed(self) -> bool:
-        """Every call of this turn was refused ("Error: …"): a small model that cannot form a
-        call repeats the same broken one turn after turn."""
-        return (
-            bool(self.pending)
-            and all(str(answer.content).startswith("Error:") for answer in self.answers)
-            and len(self.answers) == len(self.pending)
-        )
-
     def calls(self, name: str) -> list[dict[str, Any]]:
         return [c for c in self.pending if c["name"] == name]
 

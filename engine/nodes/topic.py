@@ -9,96 +9,21 @@ from __future__ import annotations
 
 import re
 
+from engine.text.stem import stem
+from engine.text.stopwords import QUESTION_STOPWORDS
+
 _WORD = re.compile(r"[a-z0-9]+")
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "about",
-        "into",
-        "over",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "how",
-        "why",
-        "when",
-        "where",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "i",
-        "me",
-        "my",
-        "we",
-        "our",
-        "you",
-        "your",
-        "they",
-        "them",
-        "their",
-        "there",
-        "here",
-        "as",
-        "than",
-        "then",
-        "so",
-        "if",
-        "not",
-        "no",
-        "please",
-        "tell",
-        "explain",
-        "give",
-        "find",
-        "show",
-        "me",
-        "more",
-        "also",
-    ]
-)
 SHIFT_MARKERS = ("instead", "switch", "different topic", "another topic", "new topic", "unrelated")
 CONTINUATION_MARKERS = ("also", "deeper", "more", "expand", "elaborate", "further", "follow up")
 
 
 def content_tokens(text: str) -> set[str]:
-    """Lower-cased content words, with a crude plural fold so "caches" meets "cache"."""
+    """Lower-cased content words, stemmed, so "caches" meets "cache"."""
     tokens = set()
     for word in _WORD.findall(text.lower()):
-        if word in _STOPWORDS or len(word) < 3:
+        if word in QUESTION_STOPWORDS or len(word) < 3:
             continue
-        tokens.add(word[:-1] if word.endswith("s") and len(word) > 4 else word)
+        tokens.add(stem(word))
     return tokens
 
 

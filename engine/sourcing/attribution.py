@@ -10,88 +10,14 @@ stays uncited (the verifier and the report's banner say what that means).
 
 from __future__ import annotations
 
-import re
-
 from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
+from engine.text.markers import cite_sentence
+from engine.text.sentences import PROSE_SENTENCE_BREAK_RE
+from engine.text.words import content_words
 
-_WORD = re.compile(r"[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9]", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "by",
-        "as",
-        "at",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "from",
-        "can",
-        "you",
-        "your",
-        "will",
-        "which",
-        "when",
-        "what",
-        "how",
-        "does",
-        "do",
-        "not",
-        "but",
-        "if",
-        "then",
-        "than",
-        "into",
-        "also",
-        "use",
-        "used",
-        "using",
-        "such",
-        "may",
-        "might",
-        "their",
-        "there",
-        "has",
-        "have",
-        "had",
-        "one",
-    ]
-)
+_SENTENCE_END = PROSE_SENTENCE_BREAK_RE
 MIN_SHARED_WORDS = 3
 MIN_SHARE = 0.5
-
-
-def content_words(text: str) -> set[str]:
-    """Lowercased words of `text` that carry meaning (stopwords out).
-
-    A dotted name also counts by its parts: `functools.lru_cache` matches `lru_cache`.
-    """
-    words: set[str] = set()
-    for word in _WORD.findall(text):
-        word = word.lower().strip(".")
-        words.add(word)
-        if "." in word:
-            words.update(part for part in word.split(".") if part)
-    return words - _STOP
 
 
 def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:
@@ -105,14 +31,6 @@ def _best_source(sentence: str, catalog: SourceCatalog) -> int | None:
         if len(shared) >= MIN_SHARED_WORDS and share > best_share:
             best, best_share = number, share
     return best if best_share >= MIN_SHARE else None
-
-
-def cite_sentence(sentence: str, number: int) -> str:
-    """`sentence` with `[number]` before its final stop (or at its end)."""
-    stripped = sentence.rstrip()
-    if stripped and stripped[-1] in ".!?":
-        return f"{stripped[:-1]} [{number}]{stripped[-1]}"
-    return f"{stripped} [{number}]"
 
 
 def attribute_uncited(answer: str, catalog: SourceCatalog) -> str:

@@ -12,9 +12,8 @@ and a passage that merely shares words is never enough.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from engine.grounding.names import Name, code_names
+from engine.grounding.names import code_names, names_every
 from engine.grounding.score import score_claim
 from engine.sourcing.source_numbers import (
     MARKER,
@@ -25,27 +24,13 @@ from engine.sourcing.source_numbers import (
     listing_with,
     page_of,
 )
+from engine.text.markers import SENTENCE_WITH_MARKERS_RE
 
 # Per sentence: a second and a third page are corroboration; more is clutter.
 MAX_ADDED_PER_SENTENCE = 2
 # Stricter than grounding's "supported": the sentence's own source already vouches for it;
 # another page is added only when it says nearly all of it.
 CORROBORATES_AT = 0.8
-_SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*[,–-]\s*\d+)*\])*(?=\s|$)|$)")
-
-
-def names_every(names: Sequence[Name], text: str) -> bool:
-    """Whether `text` names every one of `names` (its last dotted part will do): a page about
-    another function that shares a sentence's other words ("New in version 3.9") says
-    nothing of it."""
-    folded = text.lower()
-    for name in names:
-        last = name.text.rsplit(".", 1)[-1]
-        if name.text not in folded and not re.search(
-            rf"(?<![\w.]){re.escape(last)}(?![\w])", folded
-        ):
-            return False
-    return True
 
 
 def _corroborating(sentence: str, catalog: SourceCatalog) -> list[int]:
@@ -109,7 +94,7 @@ def corroborate(answer: str, catalog: SourceCatalog) -> str:
             added_anywhere.extend(n for n in added if n not in added_anywhere)
             return _with_numbers(sentence, added) if added else sentence
 
-        lines.append(_SENTENCE.sub(cite_more, line))
+        lines.append(SENTENCE_WITH_MARKERS_RE.sub(cite_more, line))
     if not added_anywhere:
         return answer
     return "\n".join(lines) + listing_with(tail, listed, added_anywhere, catalog)

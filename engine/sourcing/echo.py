@@ -16,8 +16,9 @@ import re
 from collections.abc import Callable
 
 from engine.sourcing.source_numbers import MARKER, SourceCatalog, body_of
+from engine.text.markers import NUMBERED_MARKER
 
-_HEADER = re.compile(r"^\s*\[(\d+(?:\s*[,\u2013-]\s*\d+)*)\]\s+(.+?)\s*$")
+_HEADER = re.compile(rf"^\s*{NUMBERED_MARKER}\s+(.+?)\s*$")
 
 # Text under a header that is this long and found word for word in a retrieved passage was
 # copied from it; a short line could be a quote the answer makes on purpose.

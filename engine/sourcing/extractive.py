@@ -13,11 +13,13 @@ import re
 
 from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
+from engine.text.sentences import PROSE_SENTENCE_BREAK
 from engine.tools.rerank import score_chunks
 
 # A sentence ends at its stop; a passage flattened from a page also runs its list items
 # (" - Input - Store the byte count…") and table cells (" | ") together, each a unit of its own.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`*])|\s+[-|]\s+")
+# A passage flattened from a list or a table also breaks at its dashes and bars.
+_SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\s+[-|]\s+")
 MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 400
 # A quote must match the question at least half as well as the best one does: the third of

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 
+from engine.text.markers import MARKER_NUMBERS
+
 # A word that introduces the answer ("is", "returns", a colon), a marker, then at most three
 # words (dots inside a name allowed) and the sentence's stop. A marker after anything else
 # ("Queues [1] and locks [2] differ.") cites what precedes it and stays.
 _WORD = r"(?:[^\s\[\].!?]|\.(?=\w))+"
 _EARLY_MARKER = re.compile(
     r"(?P<lead>\b(?:is|are|was|were|be|named|called|returns?|raises?|uses?|to)\b|:)"
-    r"[ \t]*(?P<marker>\[\d+(?:\s*[,–-]\s*\d+)*\])[ \t]+"
+    rf"[ \t]*(?P<marker>\[{MARKER_NUMBERS}\])[ \t]+"
     rf"(?P<tail>{_WORD}(?:[ \t]+{_WORD}){{0,2}})(?P<stop>[.!?])(?=\s|$)",
     re.IGNORECASE,
 )

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.grounding.names import code_names
+from engine.grounding.names import code_names, names_every
 from engine.models.offline.text import content_words
-from engine.sourcing.corroboration import names_every
 from engine.sourcing.extractive import sentences_of
 from engine.sourcing.source_numbers import (
     SourceCatalog,

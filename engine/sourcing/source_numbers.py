@@ -17,11 +17,12 @@ from langchain_core.messages import BaseMessage, ToolMessage
 
 from engine.citations.sections import parse_sources_section
 from engine.messages import message_text
+from engine.text.markers import NUMBERED_MARKER_RE
 
 _BLOCK_HEADER = re.compile(r"^\[(\d+)\] (.*)$")
 _LOCATOR = re.compile(r"^(?:URL|Document): (\S.*)$")
 # A citation marker as the quick path writes and reads them: [1], [1, 3], [2-4].
-MARKER = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+MARKER = NUMBERED_MARKER_RE
 _REFERENCES_HEADING = re.compile(
     r"^\s*(?:#{1,6}\s*|\*\*)?(?:references|sources|bibliography)\b", re.IGNORECASE | re.MULTILINE
 )

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 
-from engine.sourcing.attribution import content_words
-from engine.sourcing.source_numbers import SourceCatalog, body_of
+from engine.sourcing.source_numbers import SourceCatalog, body_of, cited_numbers
+from engine.text.markers import NUMBERED_MARKER, SENTENCE_WITH_MARKERS_RE
+from engine.text.words import content_words
 
-# A sentence ends at . ! or ? followed by a space or the end, not inside `functools.partial`;
-# markers written after its full stop ("… shootout. [1]") still belong to it.
-SENTENCE = re.compile(r".+?(?:[.!?]+(?:\s*\[\d+(?:\s*,\s*\d+)*\])*(?=\s|$)|$)")
-_MARKER = re.compile(r"\s?\[(\d+(?:\s*,\s*\d+)*)\]")
+SENTENCE = SENTENCE_WITH_MARKERS_RE
+_MARKER = re.compile(rf"\s?{NUMBERED_MARKER}")
 MIN_SHARED_WORDS = 2
 MIN_SHARE = 0.25
 
@@ -35,7 +34,7 @@ def supports(sentence: str, passage: str) -> bool:
 
 def _checked(sentence: str, catalog: SourceCatalog) -> str:
     def keep(match: re.Match[str]) -> str:
-        numbers = [int(n) for n in re.split(r"\s*,\s*", match.group(1))]
+        numbers = cited_numbers(match.group(0))
         kept = [
             n
             for n in numbers
@@ -44,6 +43,8 @@ def _checked(sentence: str, catalog: SourceCatalog) -> str:
         ]
         if not kept:
             return ""
+        if kept == numbers and any(dash in match.group(1) for dash in "-–"):
+            return match.group(0)  # a range all of whose sources support it stays a range
         space = " " if match.group(0)[:1].isspace() else ""
         return f"{space}[{', '.join(str(n) for n in kept)}]"
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.terminal_text import one_line as terminal_line
+from engine.text.sentences import SENTENCE_BREAK_RE
 from engine.tools.document_names import citation_key
 from engine.tools.extract import (
     ExtractionError,
@@ -25,7 +26,7 @@ SUPPORTED_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".html", ".htm", ".p
 CHUNK_CHARS = 1000  # a chunk is one search passage: at most ~1200 chars after formatting
 MIN_CHUNK_CHARS = 24
 _HEADING = re.compile(r"^(#{1,6})\s+(.*\S)\s*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = SENTENCE_BREAK_RE
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
 
 from engine.config import Settings
+from engine.text.retry_after import parse_retry_after
 from engine.tools.search_errors import SearchError
 
 DEFAULT_EXA_BASE_URL = "https://api.exa.ai"
@@ -30,24 +29,6 @@ _STATUS_IN_MESSAGE = re.compile(r"status code (\d{3})")
 class _RateLimited(Exception):
     def __init__(self, retry_after: float | None) -> None:
         self.retry_after = retry_after
-
-
-def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max((when - (now or datetime.now(UTC))).total_seconds(), 0.0)
 
 
 def _status_error(status: int) -> SearchError:

@@ -10,8 +10,9 @@ parts that match the question:
    block stays whole up to twice the chunk size.
 2. `score_chunks` scores every chunk against the query with Okapi BM25 (k1 = 1.2, b = 0.75).
    Words are lower-cased; an identifier such as `asyncio.wait_for` counts as itself and as
-   each dotted part; plain words are lightly stemmed (`cancelled` meets `cancellation`);
-   stopwords (the local index's list) are dropped from the query.
+   each dotted part; plain words are stemmed as the local index stems them (Porter, from
+   `engine.text.stem`: `cancelled` meets `cancellation`);
+   stopwords (`engine.text.stopwords`) are dropped from the query.
 3. Chunks are picked best first — the best chunk, then the document's opening chunk (title and
    introduction) when it fits, then the other matching chunks — and the rest of the budget
    goes to the text that follows (then precedes) each pick. The picks are returned in their
@@ -34,11 +35,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.models.offline.text import stem
+from engine.text.sentences import SENTENCE_BREAK_RE
+from engine.text.stem import stem
+from engine.text.stopwords import STOPWORDS
 from engine.tools.extract import clip
-
-# The local index's BM25 stopwords: one list for both rankers.
-from engine.tools.local_index.words import STOPWORDS
 
 CHUNK_CHARS = 800
 MAX_CHUNK_CHARS = 1000
@@ -50,7 +50,7 @@ BLOCK_GAP = f"\n\n{ELISION}\n\n"
 _TOKEN = re.compile(r"\w+(?:\.\w+)*")
 _HEADING = re.compile(r"\s{0,3}#{1,6}\s+\S")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = SENTENCE_BREAK_RE
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,6 @@ class ToolSpec:
     name: str
     parameters: dict[str, Any]
 
-    @property
-    def argument_names(self) -> list[str]:
-        properties = self.parameters.get("properties") or {}
-        return list(properties)
-
     def first_string_argument(self, preferred: tuple[str, ...]) -> str:
         """The argument to put text in: a preferred name if present, else the first string."""
         properties = self.parameters.get("properties") or {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from engine.models.offline.text import STOPWORDS
+from engine.text.stopwords import QUESTION_STOPWORDS
 
 NUMBER = "number"
 VERSION = "version"
@@ -224,7 +224,7 @@ def _names(sentence: str, noun: str) -> list[str]:
                 m.group("name")
                 for m in _NAMED_AS_RE.finditer(sentence)
                 if m.group("noun").lower().rstrip("s") in {noun, "function", "method"}
-                and m.group("name").lower() not in STOPWORDS
+                and m.group("name").lower() not in QUESTION_STOPWORDS
                 and not _DESCRIBING_RE.search(m.group("name"))
             ]
         )

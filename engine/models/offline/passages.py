@@ -23,12 +23,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from engine.models.offline.text import (
-    LITERAL_LIST_RE,
-    STOPWORDS,
-    split_sentences,
-    without_boilerplate,
-)
+from engine.models.offline.text import LITERAL_LIST_RE, split_sentences, without_boilerplate
+from engine.text.stopwords import QUESTION_STOPWORDS
 
 # A list marker inside flattened text: a dash, star or bullet between spaces, not a minus
 # or a multiplication (`16 * 1024`, `a - 1`).
@@ -350,7 +346,7 @@ def _prose(piece: str, reader: _Reader, *, followed: bool) -> list[LabelledSente
             # A description in a list of entries ends where the next entry starts.
             last = sentences[-1]
             # Not after a word that needs more ("…, where"): that is a cut, not an end.
-            if last[-1] not in ".!?:;," and last.split()[-1].lower() not in STOPWORDS:
+            if last[-1] not in ".!?:;," and last.split()[-1].lower() not in QUESTION_STOPWORDS:
                 sentences[-1] = last + "."
         for sentence in sentences:
             text = without_boilerplate(sentence)

@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass
 
 from engine.models.offline.sources import parse_search_results
-from engine.models.offline.text import content_words, is_code_name, is_stopword, terms
+from engine.models.offline.text import content_words, is_code_name, terms
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan
+from engine.text.stopwords import is_question_stopword
 
 _TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./'-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
 _COMPARE_PATTERNS = (
@@ -65,7 +66,7 @@ def phrases(text: str) -> list[str]:
     run: list[str] = []
     for token in _TOKEN_RE.findall(text):
         written = token.strip("'")
-        if is_stopword(written) or len(written) < 2 or _FRAME_WORD_RE.match(written):
+        if is_question_stopword(written) or len(written) < 2 or _FRAME_WORD_RE.match(written):
             if run:
                 found.append(" ".join(run))
                 run = []

@@ -10,22 +10,7 @@ import math
 import re
 from functools import lru_cache
 
-_STOPWORD_TEXT = """
-a about above after again against all also am an and any are aren as at be because been before
-being below between both but by can cannot could did do does doing don down during each either
-else ever every few for from further get gets got had has have having he her here hers him his
-how i if in into is isn it its itself just let like made make makes many may me might more most
-much must my neither no nor not now of off on once one only or other ought our ours out over own
-per please same shall she should so some such than that the their theirs them then there these
-they this those through thus to too under until up upon us very via was we were what when where
-whether which while who whom whose why will with within without would yes yet you your yours
-tell explain describe show give find list versus vs compare compared comparison difference
-differences differ different between use used using work works way ways thing things
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-# A word written in capitals names something (`GET`, `HEAD`, `ALL` as a constant), even when
-# its lower case is a stopword ("get", "all").
-_CAPITALS_RE = re.compile(r"^[A-Z]{3,}$")
+from engine.text.stopwords import QUESTION_STOPWORDS, is_question_stopword
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 # A release written in full (`3.12.0`, `v2.4.10`) is a word of its own: a question that names
@@ -121,27 +106,23 @@ def words(text: str) -> list[str]:
     return [match.group(0).lower().rstrip(".") for match in _WORD_RE.finditer(text)]
 
 
-def stem(word: str) -> str:
-    """A light suffix stripper: enough for `cancelled`, `cancel` and `cancellation` to meet.
-
-    The fetch reranker (engine/tools/rerank.py) stems with this one; the offline model's own
-    terms use `term_stem`, which also brings plurals to their singular.
-    """
-    return _stem(word, plurals=False)
-
-
 def term_stem(word: str) -> str:
-    """`stem`, with plurals meeting their singular: `queues` and `queue`, `lines` and `line`,
-    `classes` and `class` (`stem` makes `queu`, `lin` and `clas` of them)."""
-    return _stem(word, plurals=True)
+    """A light suffix stripper that brings plurals to their singular: `cancelled`, `cancel` and
+    `cancellation` meet, and so do `queues` and `queue`, `classes` and `class`.
+
+    The offline model's own: the engine's stemmer (`engine.text.stem`, Porter) ranks some
+    candidate sentences of the offline model differently, and its answers were measured with
+    this one.
+    """
+    return _stem(word)
 
 
 @lru_cache(maxsize=65536)
-def _stem(word: str, *, plurals: bool) -> str:
+def _stem(word: str) -> str:
     for suffix in _SUFFIXES:
-        if plurals and suffix == "es" and not word.endswith(_SIBILANT_ES):
+        if suffix == "es" and not word.endswith(_SIBILANT_ES):
             continue  # queues -> queue (by "s"), not queu; classes -> class
-        if plurals and suffix == "s" and word.endswith(("ss", "us", "is")):
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
             continue  # class, status, analysis: no plural "s" to strip
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             base = word[: -len(suffix)]
@@ -149,8 +130,8 @@ def _stem(word: str, *, plurals: bool) -> str:
                 return base + "y"
             if len(base) >= 5 and base[-1] == base[-2] and base[-1] not in "aeious":
                 base = base[:-1]  # cancell(ed) -> cancel, controll(ing) -> control
-            return _without_final_e(base) if plurals else base
-    return _without_final_e(word) if plurals else word
+            return _without_final_e(base)
+    return _without_final_e(word)
 
 
 def _without_final_e(word: str) -> str:
@@ -159,15 +140,9 @@ def _without_final_e(word: str) -> str:
     return word[:-1] if word.endswith("e") and not word.endswith("ee") and len(word) >= 5 else word
 
 
-def is_stopword(written: str) -> bool:
-    """Whether a word as written carries no meaning: a stopword in any case but capitals
-    (`get` is one, the HTTP method `GET` is not)."""
-    return written.lower() in STOPWORDS and not _CAPITALS_RE.match(written)
-
-
 def content_words(text: str) -> list[str]:
     """Words that carry meaning (stopwords and one-letter words dropped), in order."""
-    return [word for word in words(text) if word not in STOPWORDS and len(word) > 1]
+    return [word for word in words(text) if word not in QUESTION_STOPWORDS and len(word) > 1]
 
 
 def terms(text: str) -> set[str]:
@@ -186,13 +161,13 @@ def _terms(text: str) -> frozenset[str]:
     for match in _WORD_RE.finditer(text):
         written = match.group(0).rstrip(".")
         word = written.lower()
-        if is_stopword(written) or len(word) < 2:
+        if is_question_stopword(written) or len(word) < 2:
             continue
         found.add(term_stem(word))
         if _NAME_JOINT_RE.search(written):
             for part in _NAME_PART_RE.findall(_CAMEL_RE.sub(" ", written)):
                 lowered = part.lower()
-                if len(lowered) > 1 and lowered not in STOPWORDS:
+                if len(lowered) > 1 and lowered not in QUESTION_STOPWORDS:
                     found.add(term_stem(lowered))
     found.update(f"v{match.group(1)}" for match in _RELEASE_TERM_RE.finditer(text))
     return frozenset(found)
@@ -218,10 +193,6 @@ def name_terms(text: str) -> set[str]:
 def count_words(text: str) -> int:
     """Token usage as the offline model reports it: whitespace-separated words."""
     return len(text.split())
-
-
-def strip_citation_marks(text: str) -> str:
-    return " ".join(_CITATION_MARK_RE.sub(" ", text).split())
 
 
 def split_sentences(text: str) -> list[str]:

@@ -7,64 +7,12 @@ from __future__ import annotations
 
 import re
 
+from engine.text.stopwords import STOPWORDS
+
 MAX_QUERY_TERMS = 24
 MAX_TERM_CHARS = 64
 
 _TERM = re.compile(r"\w+", re.UNICODE)
-# Words too common to help BM25 pick a passage; dropped unless nothing else is left.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "should",
-        "so",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
 
 
 def query_terms(text: str) -> list[str]:

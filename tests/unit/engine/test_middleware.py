@@ -91,6 +91,9 @@ def test_retry_after_is_read_in_seconds_and_milliseconds():
     assert retry_after_seconds(http_error(429, {"retry-after": "7"})) == 7.0
     assert retry_after_seconds(http_error(429, {"retry-after-ms": "1500"})) == 1.5
     assert retry_after_seconds(http_error(429)) is None
+    # A value that is no number and no date is no wait asked for, not a failure of its own.
+    assert retry_after_seconds(http_error(429, {"retry-after": "soon"})) is None
+    assert retry_after_seconds(http_error(429, {"retry-after": "nan"})) is None
 
 
 async def test_retries_back_off_exponentially_with_jitter_and_honour_retry_after():

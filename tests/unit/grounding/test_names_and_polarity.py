@@ -130,7 +130,7 @@ def test_the_same_polarity_said_another_way_is_no_conflict(claim: str, passage: 
 def test_stemming_from_many_threads_at_once_gives_each_word_its_stem() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from engine.grounding.words import stem
+    from engine.text.stem import stem
 
     words = [
         f"{base}{suffix}{n}"

@@ -12,7 +12,7 @@ from engine.models.offline.sources import (
 from engine.models.offline.text import (
     quotable,
     split_sentences,
-    stem,
+    term_stem,
     terms,
 )
 
@@ -85,8 +85,8 @@ def test_quotable_rejects_markup_citations_and_fragments() -> None:
 
 
 def test_stemming_joins_inflections() -> None:
-    assert stem("cancelled") == stem("cancel") == stem("cancellation") == "cancel"
-    assert stem("tasks") == "task"
+    assert term_stem("cancelled") == term_stem("cancel") == term_stem("cancellation") == "cancel"
+    assert term_stem("tasks") == "task"
     assert terms("How are asyncio tasks cancelled?") == {"asyncio", "task", "cancel"}
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.citations.registry import SourceRegistry
-from engine.tools.exa_search import ExaSearchProvider, parse_retry_after
+from engine.text.retry_after import parse_retry_after
+from engine.tools.exa_search import ExaSearchProvider
 from engine.tools.search import MAX_QUERY_CHARS, SearchError, clean_query, provider_for, search
 from tests.fixtures.exa_server import ExaServer
 from tests.fixtures.servers import exa_settings, local_settings
