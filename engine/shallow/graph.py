@@ -248,8 +248,9 @@ async def _route(state: ShallowResearchState) -> str:
 
 def _cites_a_passage(reply: AIMessage, catalog: SourceCatalog) -> bool:
     """The answer cites a number it was given (any number, for a search tool whose results
-    the catalog cannot read)."""
-    numbers = cited_numbers(body_of(message_text(reply)))
+    the catalog cannot read), or restates a passage it left uncited: small models often
+    answer from the passages correctly and cite nothing."""
+    numbers = cited_numbers(body_of(attribute_uncited(message_text(reply), catalog)))
     return any(n in catalog.entries for n in numbers) if catalog.entries else bool(numbers)
 
 
@@ -411,13 +412,15 @@ class _QuickNodes:
         self, state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
     ) -> list[BaseMessage]:
         listed = state.get("tools_info") or tools_info_from(usable)
+        passages_given = any(is_retrieval_call(m) for m in state["messages"])
         prompt = render_shallow_prompt(
             tools_info=listed if usable else [],
             now=self.now(),
             available_documents=state.get("available_documents") or self.available_documents or (),
             collection_name=state.get("collection_name"),
             user_info=state.get("user_info"),
-            passages_given=any(is_retrieval_call(m) for m in state["messages"]),
+            passages_given=passages_given,
+            rules_in_turn=passages_given and self.chat_model,
         )
         messages: list[BaseMessage] = list(state["messages"])
         if self.chat_model:

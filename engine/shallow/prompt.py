@@ -97,13 +97,15 @@ def render_shallow_prompt(
     collection_name: str | None = None,
     user_info: Mapping[str, Any] | None = None,
     passages_given: bool = False,
+    rules_in_turn: bool = False,
 ) -> str:
     """The system prompt for one quick-path model call.
 
     Once the model has been given the question's passages, the prompt is what answering from
     them needs: the tools are described by their bound schemas alone, searching again gets one
     line, and the list of available documents is left out (the passages name their documents).
-    Every line here is prompt a small model reads before it writes a word.
+    Every line here is prompt a small model reads before it writes a word: when the passages
+    turn states how to answer (`rules_in_turn`), the rules are not said twice.
     """
     sections: list[list[str]] = [
         [
@@ -128,6 +130,7 @@ def render_shallow_prompt(
     listed = () if passages_given else available_documents
     sections.append(_documents_section(listed, collection_name))
     sections.append(_user_section(user_info))
-    first_rule = _FROM_PASSAGES + (_SEARCH_ONLY_IF_NEEDED if searches else "")
-    sections.append([_ANSWER_RULES[0], first_rule, *_ANSWER_RULES[1:]])
+    if not rules_in_turn:
+        first_rule = _FROM_PASSAGES + (_SEARCH_ONLY_IF_NEEDED if searches else "")
+        sections.append([_ANSWER_RULES[0], first_rule, *_ANSWER_RULES[1:]])
     return "\n\n".join("\n".join(section) for section in sections if section)

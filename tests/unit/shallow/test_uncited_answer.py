@@ -72,3 +72,16 @@ async def test_a_cited_answer_gets_no_quotes() -> None:
     answer = await answer_to(question, cited)
 
     assert QUOTED_BESIDE_UNCITED not in answer
+
+
+async def test_an_uncited_answer_that_restates_a_passage_is_answered_in_one_call() -> None:
+    question = "What must be true of the input to itertools.groupby?"
+    restated = "The iterable passed to groupby needs to already be sorted on the same key function."
+    model = RecordingChatModel.sequence([restated])
+    graph = build_shallow_graph(model, search_tool(), settings_from_mapping({}))
+
+    state = await graph.ainvoke({"messages": [HumanMessage(question)]})
+
+    # No turn with the tools: the answer came from the passages, and is cited to its own.
+    assert len(model.calls) == 1 and model.calls[0].bound_tools == ()
+    assert final_answer(state).startswith(f"{restated[:-1]} [1].")
