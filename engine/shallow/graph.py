@@ -1,8 +1,10 @@
 """The shallow researcher: `retrieve`, then an `agent ⇄ tools` LangGraph loop with a hard budget.
 
 `retrieve` searches the question as asked before the model speaks (engine/shallow/retrieval.py),
-so the model can answer from numbered passages in one call. Each agent turn renders the
-prompt, compacts the request to fit the model window and calls the model with the tools bound.
+and a chat model answers from those numbered passages first, in one call without tools, as a
+retrieve-then-answer script would. Only an answer that neither cites nor restates a passage
+gets a turn with the tools, to search for what is missing. Each agent turn renders the
+prompt, compacts the request to fit the model window and calls the model.
 Every tool call the model asks for counts against `MAX_TOOL_ITERATIONS` (parallel calls one
 each; calls beyond what is left are dropped), and every model call against `MAX_LLM_TURNS`.
 Once either is spent the synthesis anchor is appended as the last message and the model is
@@ -36,6 +38,12 @@ from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
 from engine.models.compat.reply_watch import stop_reply_when
+from engine.shallow.answer import (
+    answer_only,
+    finished_answer,
+    question_of,
+    without_raw_tool_calls,
+)
 from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
 from engine.shallow.compaction import compact_messages, context_char_budget
 from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
@@ -48,55 +56,20 @@ from engine.shallow.retrieval import (
 )
 from engine.shallow.state import ShallowResearchState
 from engine.sourcing.attribution import attribute_uncited
-from engine.sourcing.corroboration import corroborate
 from engine.sourcing.echo import copying_results, without_echo
-from engine.sourcing.extractive import quoted_findings
-from engine.sourcing.fact_markers import without_marker_facts
-from engine.sourcing.marker_place import markers_at_sentence_end
-from engine.sourcing.related import about_the_subject, related_quote
 from engine.sourcing.source_numbers import (
-    MARKER,
     SourceCatalog,
     body_of,
     catalog_of,
     cited_numbers,
-    complete_references,
     renumber,
 )
-from engine.sourcing.support import drop_unsupported
 
 GRAPH_NAME = "quick_research"
 # A reflection tool costs a whole round trip; the quick path trades it for speed.
 QUICK_PATH_EXCLUDED_TOOLS = frozenset({"think_tool"})
 TOOL_FAILURE_MESSAGE = (
     "This tool call failed. Try a different query or source, or answer from what you have."
-)
-EMPTY_ANSWER = "The model wrote no answer to this question. Try deep research for it."
-COPIED_ANSWER = (
-    "The model copied its search results instead of answering this question. Try deep "
-    "research for it, or a larger model."
-)
-# A lead-in (it ends with a colon), so grounding reads it as framing, not as a claim.
-QUOTED_INSTEAD = (
-    "The model copied its search results instead of answering, so here are the sentences "
-    "of those results that best match the question, quoted:"
-)
-QUOTED_SENTENCES = 3
-# Also a lead-in. A model that answers from memory cites nothing its sources could back;
-# grounding then removes every sentence and the reader would get an empty answer.
-QUOTED_BESIDE_UNCITED = (
-    "The answer above cites none of the retrieved sources. These are the sentences of those "
-    "sources that best match the question, quoted:"
-)
-# Lead-ins too, for an answer that wrote a citation where the fact asked for should be
-# ("The minimum version is [1].", engine.sourcing.fact_markers).
-QUOTED_FOR_MARKERS = (
-    "The model cited its sources where the fact asked for should be, so here are the "
-    "sentences of those sources that best match the question, quoted:"
-)
-QUOTED_BESIDE_MARKERS = (
-    "The answer above left out a fact it was asked for and cited a source in its place. "
-    "These are the sentences of the retrieved sources that best match the question, quoted:"
 )
 # After tool results, the rule a model most often drops, restated where it reads last.
 # Small models copy search results back as their answer unless told, at the end of the
@@ -174,15 +147,6 @@ def _as_ai_message(message: BaseMessage) -> AIMessage:
     return AIMessage(content=message_text(message))
 
 
-def _without_raw_tool_calls(message: AIMessage) -> dict[str, Any]:
-    # Provider adapters fall back to these raw copies when `tool_calls` is empty.
-    return {
-        key: value
-        for key, value in message.additional_kwargs.items()
-        if key not in ("tool_calls", "function_call")
-    }
-
-
 def _capped(message: AIMessage, remaining: int) -> AIMessage:
     """The reply with no more tool calls than the budget has left."""
     if len(message.tool_calls) <= remaining:
@@ -190,35 +154,13 @@ def _capped(message: AIMessage, remaining: int) -> AIMessage:
     return message.model_copy(
         update={
             "tool_calls": message.tool_calls[:remaining],
-            "additional_kwargs": _without_raw_tool_calls(message),
+            "additional_kwargs": without_raw_tool_calls(message),
         }
     )
 
 
-def _answer_only(message: AIMessage) -> AIMessage:
-    """The reply as a final answer: any tool calls a model made anyway are discarded."""
-    update: dict[str, Any] = {}
-    raw_calls = "tool_calls" in message.additional_kwargs
-    if message.tool_calls or message.invalid_tool_calls or raw_calls:
-        update = {
-            "tool_calls": [],
-            "invalid_tool_calls": [],
-            "additional_kwargs": _without_raw_tool_calls(message),
-        }
-    if not message_text(message).strip():
-        update["content"] = EMPTY_ANSWER
-    return message.model_copy(update=update) if update else message
-
-
 def _searched(messages: list[BaseMessage]) -> bool:
     return any(isinstance(message, ToolMessage) for message in messages)
-
-
-def _question_of(messages: list[BaseMessage]) -> str:
-    for message in messages:
-        if isinstance(message, HumanMessage):
-            return message_text(message)
-    return ""
 
 
 def _no_answer(reply: AIMessage) -> bool:
@@ -268,56 +210,6 @@ def _budget_metric(
             "synthesis_forced": forced,
         },
     )
-
-
-def _finished(reply: AIMessage, messages: list[BaseMessage]) -> AIMessage:
-    """The final answer, its cited numbers listed under References when the model did not.
-
-    A reply that is still tool-call syntax is not an answer and never becomes one.
-    """
-    from engine.models.compat.normalize import looks_like_tool_call
-
-    text = message_text(reply)
-    if looks_like_tool_call(text):
-        return reply.model_copy(update={"content": EMPTY_ANSWER})
-    catalog = catalog_of(messages)
-    question = _question_of(messages)
-    echoless = without_echo(text, catalog)
-    own, fact_left_out = without_marker_facts(echoless)
-    if not own.strip():
-        # What the results say is still retrieved text: quoted, it answers more than a dump.
-        quoted = quoted_findings(question, catalog, QUOTED_SENTENCES)
-        lead_in = QUOTED_FOR_MARKERS if own != echoless else QUOTED_INSTEAD
-        own = f"{lead_in}\n\n{quoted}" if quoted else COPIED_ANSWER
-        fact_left_out = False
-    body = body_of(own)
-    checked = drop_unsupported(markers_at_sentence_end(body) + own[len(body) :], catalog)
-    cited = corroborate(attribute_uncited(checked, catalog), catalog)
-    cited = _with_quotes_if_uncited(cited, question, catalog, fact_left_out=fact_left_out)
-    cited = related_quote(cited, question, catalog)
-    completed = complete_references(cited, catalog)
-    return reply.model_copy(update={"content": completed}) if completed != text else reply
-
-
-def _with_quotes_if_uncited(
-    answer: str, question: str, catalog: SourceCatalog, *, fact_left_out: bool = False
-) -> str:
-    """An answer that cites no retrieved source, or that cited one where the fact asked for
-    should be, followed by what those sources say."""
-    body = body_of(answer)
-    if (MARKER.search(body) and not fact_left_out) or not catalog.passages:
-        return answer
-    # Only passages about what was asked: an off-topic search result is no answer either.
-    about = about_the_subject(question)
-    on_topic = SourceCatalog(
-        catalog.entries,
-        {number: text for number, text in catalog.passages.items() if about(text)},
-    )
-    quoted = quoted_findings(question, on_topic, QUOTED_SENTENCES)
-    if not quoted:
-        return answer
-    lead_in = QUOTED_BESIDE_MARKERS if fact_left_out else QUOTED_BESIDE_UNCITED
-    return f"{body.rstrip()}\n\n{lead_in}\n\n{quoted}\n{answer[len(body) :]}"
 
 
 def final_answer(state: ShallowResearchState) -> str:
@@ -373,9 +265,7 @@ def build_shallow_graph(
         graph.add_edge(START, "agent")
     if nodes.bound_tools:
         graph.add_node("tools", nodes.run_tools)
-        graph.add_conditional_edges(
-            "agent", _route, {"tools": "tools", "agent": "agent", END: END}
-        )
+        graph.add_conditional_edges("agent", _route, {"tools": "tools", "agent": "agent", END: END})
         graph.add_edge("tools", "agent")
     else:
         graph.add_edge("agent", END)
@@ -430,7 +320,7 @@ class _QuickNodes:
             # Last in the window, where a model is least likely to overlook it.
             request.append(HumanMessage(content=SYNTHESIS_ANCHOR))
         elif isinstance(request[-1], ToolMessage):
-            question = _question_of(list(state["messages"]))
+            question = question_of(list(state["messages"]))
             request.append(HumanMessage(content=cite_reminder(question)))
         return compact_messages(request, self.char_budget)
 
@@ -458,7 +348,7 @@ class _QuickNodes:
         if answer_first and not reply.tool_calls:
             if not _cites_a_passage(reply, catalog_of(messages)):
                 return {
-                    "messages": [_answer_only(reply), HumanMessage(content=SEARCH_MORE_NOTICE)],
+                    "messages": [answer_only(reply), HumanMessage(content=SEARCH_MORE_NOTICE)],
                     "tool_iterations": iterations,
                     "llm_turns": turns + 1,
                 }
@@ -474,7 +364,7 @@ class _QuickNodes:
         if searching:
             reply = await self._within_budget(state, usable, reply, iterations)
         if not searching or not reply.tool_calls:
-            reply = _finished(_answer_only(reply), messages)
+            reply = finished_answer(answer_only(reply), messages)
         spent = iterations + len(reply.tool_calls)
         if not reply.tool_calls:
             emit(_budget_metric(self.budget, spent, turns + 1, forced=exhausted))
@@ -507,7 +397,7 @@ class _QuickNodes:
             if _copied_only(reply, catalog):
                 # Asked once more, with the same request before the notice: a server that
                 # caches its last prompt reads only the notice again.
-                notice = HumanMessage(content=copy_notice(_question_of(messages)))
+                notice = HumanMessage(content=copy_notice(question_of(messages)))
                 retry = [*request, notice]
                 again = _as_ai_message(await runnable.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
                 # Asked to answer, not to search: another search would cost a whole new prompt,
@@ -553,7 +443,7 @@ class _QuickNodes:
         messages: list[BaseMessage] = list(state["messages"])
         usable = _selected_tools(state, self.bound_tools)
         search_tool = next((tool for tool in usable if tool.name == WEB_SEARCH_TOOL), None)
-        question = _question_of(messages)
+        question = question_of(messages)
         if search_tool is None or _searched(messages) or not question.strip():
             return {}
         results = await retrieve(question, search_tool, self.passage_budget)

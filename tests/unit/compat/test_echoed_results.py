@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from engine.shallow.graph import COPIED_ANSWER, QUOTED_INSTEAD, _finished
+from engine.shallow.answer import COPIED_ANSWER, QUOTED_INSTEAD, finished_answer
 from engine.sourcing.echo import without_echo
 from engine.sourcing.source_numbers import SourceCatalog
 
@@ -97,7 +97,7 @@ def test_an_answer_that_is_nothing_but_copies_becomes_the_best_sentences_quoted(
     )
     reply = AIMessage(content=f"[1] {JSON_TITLE}\n{JSON_PAGE}\n\n[2] {QUEUE_TITLE}\n{QUEUE_PAGE}")
 
-    finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
+    finished = finished_answer(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
 
     assert str(finished.content).startswith(QUOTED_INSTEAD)
     assert "non-ASCII characters escaped [1]." in str(finished.content)
@@ -112,7 +112,7 @@ def test_copies_of_results_with_no_sentence_to_quote_are_called_so() -> None:
     )
     reply = AIMessage(content=f"[1] {JSON_TITLE}\nshort")
 
-    finished = _finished(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
+    finished = finished_answer(reply, [HumanMessage(content="What does ensure_ascii do?"), results])
 
     assert finished.content == COPIED_ANSWER
 

@@ -47,7 +47,7 @@ def test_a_marker_elsewhere_stays(written: str) -> None:
 def test_the_quick_answer_is_placed_so() -> None:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-    from engine.shallow.graph import _finished
+    from engine.shallow.answer import finished_answer
 
     results = ToolMessage(
         content=(
@@ -58,6 +58,6 @@ def test_the_quick_answer_is_placed_so() -> None:
     )
     reply = AIMessage(content="The default start method on Unix is [1] fork.")
 
-    finished = _finished(reply, [HumanMessage(content="Default start method?"), results])
+    finished = finished_answer(reply, [HumanMessage(content="Default start method?"), results])
 
     assert str(finished.content).startswith("The default start method on Unix is fork [1].")

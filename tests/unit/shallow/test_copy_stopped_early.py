@@ -16,8 +16,9 @@ from engine.config import settings_from_mapping
 from engine.middleware.retry import RetryPolicy
 from engine.models.compat.reply_watch import STOPPED_EARLY, stop_reply_when
 from engine.models.factory import make_chat_model
+from engine.shallow.answer import QUOTED_INSTEAD
 from engine.shallow.budget import SYNTHESIS_ANCHOR
-from engine.shallow.graph import COPY_NOTICE, QUOTED_INSTEAD, build_shallow_graph, final_answer
+from engine.shallow.graph import COPY_NOTICE, build_shallow_graph, final_answer
 from engine.sourcing.echo import copying_results
 from engine.sourcing.source_numbers import SourceCatalog
 from tests.fixtures.openai_server import OpenAIServer

@@ -122,9 +122,7 @@ async def test_a_model_that_searches_more_gets_results_numbered_on() -> None:
 async def test_the_offline_model_reads_the_engines_search_as_a_tool_result() -> None:
     corpus = Corpus()
     model = RecordingChatModel.sequence(["It takes the qmark and named styles [1]."])
-    graph = build_shallow_graph(
-        model, corpus.tools(), settings_from_mapping({}), chat_model=False
-    )
+    graph = build_shallow_graph(model, corpus.tools(), settings_from_mapping({}), chat_model=False)
 
     await graph.ainvoke({"messages": [HumanMessage(QUESTION)]})
 

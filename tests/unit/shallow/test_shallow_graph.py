@@ -9,11 +9,11 @@ from typing_extensions import TypedDict
 
 from engine.config import Settings, settings_from_mapping
 from engine.events import MetricRecorded
+from engine.shallow.answer import EMPTY_ANSWER
 from engine.shallow.budget import SYNTHESIS_ANCHOR, shallow_recursion_limit
 from engine.shallow.graph import (
     BUDGET_METRIC,
     CITE_REMINDER,
-    EMPTY_ANSWER,
     MALFORMED_CALL_NOTICE,
     QUICK_TURN_TOKENS,
     SEARCH_MORE_NOTICE,

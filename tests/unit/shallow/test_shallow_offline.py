@@ -33,9 +33,7 @@ async def test_offline_model_answers_a_quick_question_with_a_citation() -> None:
     log: list[str] = []
     settings = settings_from_mapping({})
     # As the engine builds it for the offline model (engine/nodes/quick.py).
-    graph = build_shallow_graph(
-        OfflineChatModel(), corpus_tools(log), settings, chat_model=False
-    )
+    graph = build_shallow_graph(OfflineChatModel(), corpus_tools(log), settings, chat_model=False)
 
     state = await graph.ainvoke(
         {"messages": [HumanMessage(content="What is the capital of France?")]}

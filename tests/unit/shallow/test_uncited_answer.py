@@ -6,7 +6,8 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
-from engine.shallow.graph import QUOTED_BESIDE_UNCITED, build_shallow_graph, final_answer
+from engine.shallow.answer import QUOTED_BESIDE_UNCITED
+from engine.shallow.graph import build_shallow_graph, final_answer
 from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
 
 GROUPBY = (
