@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -117,19 +120,34 @@ async def _logged_in_postgres(
 
 class _RunFacts:
     """The facts the log holds for the session's current run (since its last start): each
-    piece of evidence by its key, each report by its text."""
+    piece of evidence by its key, each report by its text, and the progress a resumed leg
+    re-tells.
+
+    A process killed mid-step has stored the progress of that step (phases, units, tool
+    calls, reviews) but not its checkpoint; the leg that resumes it runs the step again and
+    tells the same progress again. What the legs killed since the last told end stored is
+    what a resume may re-tell: each such event is stored once, however often it is re-told.
+    """
 
     def __init__(self, stored: Iterable[Event]) -> None:
         self.evidence: set[str] = set()
         self.reports: set[str] = set()
+        self.leg: Counter[str] = Counter()  # progress the current leg stored
+        self.unfinished: Counter[str] = Counter()  # what killed legs before it stored
+        self.retold: Counter[str] = Counter()  # what the current leg may still re-tell
         for event in stored:
             self.told(event)
 
     def told(self, event: Event) -> bool:
         """Whether the log already holds `event`'s fact; it holds it from now on."""
-        if isinstance(event, SessionStarted) and not event.resumed:
-            self.evidence.clear()  # a new question: its evidence is its own
-            self.reports.clear()
+        if isinstance(event, SessionStarted):
+            self._leg_started(resumed=event.resumed)
+            return False
+        if isinstance(event, RunFinished | RunFailed):
+            # The run said how it ended: nothing before this is re-told by a resume.
+            self.leg.clear()
+            self.unfinished.clear()
+            self.retold.clear()
             return False
         if isinstance(event, EvidenceAdded):
             key = record_key(event.record)
@@ -140,7 +158,45 @@ class _RunFacts:
             known = event.report in self.reports
             self.reports.add(event.report)
             return known
+        if isinstance(event, UsageUpdated):
+            return False  # tokens spent again are spent again: the budget counts them
+        identity = event_identity(event)
+        if self.retold[identity]:
+            self.retold[identity] -= 1
+            return True
+        self.leg[identity] += 1
         return False
+
+    def _leg_started(self, *, resumed: bool) -> None:
+        if resumed:
+            # The leg before ended untold (killed, or paused): what it stored may be re-told.
+            self.unfinished += self.leg
+            self.retold = Counter(self.unfinished)
+        else:
+            # A new question: its evidence, reports and progress are its own.
+            self.evidence.clear()
+            self.reports.clear()
+            self.unfinished.clear()
+            self.retold.clear()
+        self.leg = Counter()
+
+
+# Fields that say when, or for how long, something happened: a step run again tells the same
+# progress at another time.
+_WHEN = re.compile(r"at|.+_at|.+_seconds")
+
+
+def event_identity(event: Event) -> str:
+    """What `event` tells, without when: equal for the same progress told at two times."""
+    return json.dumps(_without_when(event.model_dump(mode="json")), sort_keys=True)
+
+
+def _without_when(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_when(v) for k, v in value.items() if not _WHEN.fullmatch(k)}
+    if isinstance(value, list):
+        return [_without_when(item) for item in value]
+    return value
 
 
 def logged_evidence_keys(settings: Settings, session_id: str) -> set[str]:
