@@ -24,7 +24,7 @@ def _no_space(*_args: Any, **_kwargs: Any) -> None:
 def test_a_report_the_disk_cannot_take_fails_the_run_in_one_line(
     sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr("engine.nodes.verify.write_private_text", _no_space)
+    monkeypatch.setattr("engine.nodes.verify.replace_private_text", _no_space)
     code, _out, err = sandbox.run("run", QUESTION, "--yes", "--mode", "quick")
     assert code != 0
     assert "Traceback" not in err
