@@ -2,9 +2,10 @@
 
 A reopened session is rebuilt by replaying these events through the same renderer that showed
 them live, so it looks exactly as it did: plan, units, ledger, the report with its verification
-status, kept citations and audit. One JSON Lines file per session under the data directory
-(`session-events/SESSION_ID.jsonl`), appended and flushed per event so a crash loses at most
-the event being written. Nothing here imports LangChain: the sessions list and the app read it.
+status, kept citations and audit. The session store keeps the lines (`engine/store/`): one JSON
+Lines file per session under the data directory, or rows in PostgreSQL with CHECKPOINT_URL;
+each event is stored before it is passed on, so a crash loses at most the event being
+written. Nothing here imports LangChain: the sessions list and the app read it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from pydantic import ValidationError
 from engine.budget import Spend
 from engine.citations.evidence_keys import record_key
 from engine.config import Settings
-from engine.data_dir import private_dir, private_file
 from engine.events import (
     CitationAuditEntry,
     Event,
@@ -41,15 +41,12 @@ from engine.events import (
     parse_event,
 )
 from engine.protocol import is_session_id
+from engine.store import session_store
+from engine.store.sqlite import events_path as events_path  # where DATA_DIR keeps a log
 
-EVENTS_DIR = "session-events"
 # Facts about timing and model liveness, and the report before verification (the stored
 # `ReportReady` is the report): a reopened session needs none.
 _NOT_STORED = (MetricRecorded, ModelCallProgress, ReportDelta)
-
-
-def events_path(settings: Settings, session_id: str) -> Path:
-    return settings.data_dir / EVENTS_DIR / f"{session_id}.jsonl"
 
 
 async def logged(
@@ -72,39 +69,8 @@ async def logged(
 async def _stored(
     settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
 ) -> AsyncGenerator[Event, None]:
-    if settings.checkpoint_url is not None:
-        async with contextlib.aclosing(
-            _logged_in_postgres(settings, session_id, stream, facts)
-        ) as out:
-            async for event in out:
-                yield event
-        return
-    path = events_path(settings, session_id)
-    private_dir(path.parent)
-    private_file(path)  # what a person researched is theirs alone, like the rest of DATA_DIR
-    _end_cut_line(path)
-    with path.open("a", encoding="utf-8") as log:
-        async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
-            async for event in events:
-                told = facts.told(event)
-                if told and isinstance(event, EvidenceAdded):
-                    continue
-                if not told and not isinstance(event, _NOT_STORED):
-                    log.write(event_to_json(event) + "\n")
-                    log.flush()
-                yield event
-
-
-async def _logged_in_postgres(
-    settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
-) -> AsyncGenerator[Event, None]:
-    """The same, into PostgreSQL (CHECKPOINT_URL): every worker reads the same events.
-
-    Each write runs in a thread, so the event loop never waits on the database.
-    """
-    from engine.postgres_sessions import EventWriter
-
-    writer = await asyncio.to_thread(EventWriter, settings, session_id)
+    # Each write runs in a thread, so the event loop never waits on the disk or the database.
+    log = await asyncio.to_thread(session_store(settings).event_appender, session_id)
     try:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
@@ -112,10 +78,10 @@ async def _logged_in_postgres(
                 if told and isinstance(event, EvidenceAdded):
                     continue
                 if not told and not isinstance(event, _NOT_STORED):
-                    await asyncio.to_thread(writer.append, event_to_json(event))
+                    await asyncio.to_thread(log.append, event_to_json(event))
                 yield event
     finally:
-        writer.close()
+        log.close()
 
 
 class _RunFacts:
@@ -218,17 +184,7 @@ def run_end_logged(settings: Settings, session_id: str) -> bool:
 
 def stored_lines(settings: Settings, session_id: str, after: int = 0) -> list[tuple[int, str]]:
     """The session's stored event lines numbered above `after` (numbers count from 1)."""
-    if settings.checkpoint_url is not None:
-        from engine.postgres_sessions import event_lines
-
-        return event_lines(settings, session_id, after)
-    path = events_path(settings, session_id)
-    if not path.is_file():
-        return []
-    numbered = enumerate(
-        (line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), 1
-    )
-    return [(number, line) for number, line in numbered if number > after]
+    return session_store(settings).event_lines(session_id, after) or []
 
 
 @dataclass
@@ -273,22 +229,6 @@ def run_outcome(events: Iterable[Event]) -> RunOutcome:
     return outcome
 
 
-def _end_cut_line(path: Path) -> None:
-    """End a last line a killed process left half-written, so the next event is whole."""
-    try:
-        with path.open("rb") as log:
-            log.seek(0, 2)
-            if log.tell() == 0:
-                return
-            log.seek(-1, 2)
-            cut = log.read(1) != b"\n"
-    except OSError:
-        return
-    if cut:
-        with path.open("a", encoding="utf-8") as log:
-            log.write("\n")
-
-
 def load_events(settings: Settings, session_id: str) -> list[Event] | None:
     """The stored events of a session in order, or None when it has no log.
 
@@ -296,10 +236,8 @@ def load_events(settings: Settings, session_id: str) -> list[Event] | None:
     """
     if not is_session_id(session_id):
         return None
-    if settings.checkpoint_url is None and not events_path(settings, session_id).is_file():
-        return None
-    lines = stored_lines(settings, session_id)
-    if not lines and settings.checkpoint_url is not None:
+    lines = session_store(settings).event_lines(session_id)
+    if lines is None:
         return None
     events: list[Event] = []
     for _number, line in lines:

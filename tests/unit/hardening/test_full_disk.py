@@ -62,7 +62,7 @@ def test_sessions_lists_the_index_when_the_disk_takes_no_write(
     def refused(_path: Any) -> sqlite3.Connection:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr("engine.sessions._connect", refused)
+    monkeypatch.setattr("engine.store.sqlite._connect", refused)
     code, out, err = sandbox.run("sessions")
     assert code == 0, err
     assert QUESTION in out and "completed" in out
