@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from engine.config import Settings, SettingsError
@@ -179,6 +180,16 @@ class PostgresSessionStore:
 
     def has_checkpoints(self) -> bool:
         return True  # shared by every worker: only the server knows
+
+    def checkpointer(self) -> AbstractAsyncContextManager[Any]:
+        from engine.store.postgres_checkpoints import open_checkpointer
+
+        return open_checkpointer(self.settings)
+
+    def read_checkpoint(self, config: dict[str, Any]) -> Any:
+        from engine.store.postgres_checkpoints import read_checkpoint
+
+        return read_checkpoint(self.settings, config)
 
 
 class EventWriter:

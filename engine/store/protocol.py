@@ -3,11 +3,19 @@ session's run lock that other machines can see."""
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
+
+from engine.config import SettingsError
 
 # An index row, in this order: session_id, question, created_at, updated_at, status, mode,
 # report_path.
 IndexRow = tuple[Any, ...]
+
+
+class CheckpointStoreError(SettingsError):
+    """The configured checkpoint store cannot be used; the message names the setting (the
+    command line prints it as one line, exit code 2)."""
 
 
 class HeldElsewhere(Exception):
@@ -92,4 +100,13 @@ class SessionStore(Protocol):
 
     def has_checkpoints(self) -> bool:
         """Whether any checkpoint may have been written (a store never opened holds none)."""
+        ...
+
+    def checkpointer(self) -> AbstractAsyncContextManager[Any]:
+        """LangGraph's checkpoint saver over this store, open while the context lasts."""
+        ...
+
+    def read_checkpoint(self, config: dict[str, Any]) -> Any:
+        """The latest checkpoint tuple for `config`, read without an event loop (the sessions
+        list and the HTTP routes call it from threads); None when there is none."""
         ...

@@ -13,8 +13,9 @@ lock files on this machine alone (`engine/run_lock.py`).
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing
+from contextlib import AbstractAsyncContextManager, closing
 from pathlib import Path
+from typing import Any
 
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
@@ -126,6 +127,16 @@ class SqliteSessionStore:
     def has_checkpoints(self) -> bool:
         path = self.settings.sessions_db_path
         return path.is_file() and path.stat().st_size > 0
+
+    def checkpointer(self) -> AbstractAsyncContextManager[Any]:
+        from engine.store.sqlite_checkpoints import open_checkpointer
+
+        return open_checkpointer(self.settings)
+
+    def read_checkpoint(self, config: dict[str, Any]) -> Any:
+        from engine.store.sqlite_checkpoints import read_checkpoint
+
+        return read_checkpoint(self.settings, config)
 
 
 class FileAppender:
