@@ -31,6 +31,7 @@ from engine.events import (
     EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
+    PhaseChanged,
     ReportDelta,
     ReportReady,
     RunFailed,
@@ -101,6 +102,7 @@ class _RunFacts:
         self.leg: Counter[str] = Counter()  # progress the current leg stored
         self.unfinished: Counter[str] = Counter()  # what killed legs before it stored
         self.retold: Counter[str] = Counter()  # what the current leg may still re-tell
+        self.phase = ""  # the phase the log last stored
         for event in stored:
             self.told(event)
 
@@ -127,10 +129,18 @@ class _RunFacts:
         if isinstance(event, UsageUpdated):
             return False  # tokens spent again are spent again: the budget counts them
         identity = event_identity(event)
-        if self.retold[identity]:
+        retold = self.retold[identity] > 0
+        if retold:
             self.retold[identity] -= 1
+        if isinstance(event, PhaseChanged) and event.phase != self.phase:
+            # The log's latest phase is the run's: told again after the resume said another
+            # phase, it is stored, or the log would keep the wrong one until the next.
+            retold = False
+        if retold:
             return True
         self.leg[identity] += 1
+        if isinstance(event, PhaseChanged):
+            self.phase = event.phase
         return False
 
     def _leg_started(self, *, resumed: bool) -> None:
