@@ -59,6 +59,15 @@ def write_private_text(path: Path, text: str) -> None:
         handle.write(text)
 
 
+def replace_private_text(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all: a process killed while writing leaves the
+    file as it was, never cut short (the text goes to a hidden file beside it, then takes
+    its name in one step)."""
+    staged = path.with_name(f".{path.name}.writing")
+    write_private_text(staged, text)
+    os.replace(staged, path)
+
+
 def _tighten(path: Path, mode: int) -> None:
     # A mode passed to mkdir/open is filtered by the umask and ignored for what already
     # exists (data written by an older version): set it explicitly when it is too open.

@@ -30,6 +30,7 @@ from typing import Any
 from engine.config import Settings
 from engine.data_dir import private_dir, private_file
 from engine.protocol import is_session_id
+from engine.store import HeldElsewhere, session_store
 from engine.terminal_text import one_line
 
 try:
@@ -80,7 +81,7 @@ class _Hold:
     """
 
     descriptor: int
-    shared: Any = None  # the PostgreSQL connection holding the session's advisory lock
+    shared: Any = None  # the store's hold other machines see (PostgreSQL's advisory lock)
     owner: object | None = None
     claims: int = 0
     recorded: bool = False
@@ -174,7 +175,7 @@ def release(settings: Settings, session_id: str) -> None:
 
 
 def _take(settings: Settings, session_id: str, path: Path, *, quiet: bool) -> _Hold | None:
-    """Lock `path` (and with CHECKPOINT_URL the session's advisory lock) for this process."""
+    """Lock `path` (and where the store is shared, its hold on the session) for this process."""
     assert fcntl is not None
     descriptor = _lock(path, fcntl.LOCK_EX)
     if descriptor is None:
@@ -182,17 +183,13 @@ def _take(settings: Settings, session_id: str, path: Path, *, quiet: bool) -> _H
             return None
         raise SessionHeld(session_id, _read_holder(path))
     _write_holder(descriptor)
-    shared = None
-    if settings.checkpoint_url is not None:
-        from engine import postgres_sessions
-
-        try:
-            shared = postgres_sessions.take_running(settings, session_id, holder_label())
-        except SessionHeld:
-            _drop(path, _Hold(descriptor))
-            if quiet:
-                return None
-            raise
+    try:
+        shared = session_store(settings).take_running(session_id, holder_label())
+    except HeldElsewhere as elsewhere:
+        _drop(path, _Hold(descriptor))
+        if quiet:
+            return None
+        raise SessionHeld(session_id, elsewhere.holder) from None
     return _Hold(descriptor, shared)
 
 

@@ -193,9 +193,9 @@ class ResearchSession:
                 async for event in stream:
                     yield event
             return
-        # Tasks that finished before the kill have only their writes saved: the run goes on
-        # after them, in the phase of the first one.
-        for event in resumed_phase(snapshot.next or [task.name for task in snapshot.tasks]):
+        # Tasks that finished before the kill have only their writes saved and are not in
+        # `next`: the run goes on after them, in a phase the next node announces itself.
+        for event in resumed_phase(snapshot.next):
             yield event
         async with contextlib.aclosing(self._run(None, {"status": "running"})) as stream:
             async for event in stream:

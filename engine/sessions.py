@@ -1,18 +1,14 @@
 """The session index: question, dates, status and report of every saved session.
 
-A small SQLite file beside LangGraph's checkpoints (`sessions-index.sqlite` in the data
-directory), written by the runner at each state change, so the sessions list needs no graph
-and no LangChain import. It is a separate file on purpose: a synchronous write must never wait
-on the checkpointer's own connection, which runs on the event loop this write would block.
-With CHECKPOINT_URL the index lives in PostgreSQL beside the checkpoints, so every worker of a
-deployment lists the same sessions (`engine/postgres_sessions.py`).
+Written by the runner at each state change, so the sessions list needs no graph and no
+LangChain import. The rows live in the session store (`engine/store/`): a SQLite file in the
+data directory, or PostgreSQL with CHECKPOINT_URL, so every worker of a deployment lists the
+same sessions.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,44 +17,11 @@ from typing import Any
 from engine.config import Settings
 from engine.events import ReportReady
 from engine.protocol import SessionInfo, SessionNotDeleted, SessionStatus, is_session_id
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS deepresearch_sessions (
-    session_id TEXT PRIMARY KEY,
-    question TEXT NOT NULL,
-    mode TEXT NOT NULL DEFAULT 'auto',
-    status TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    report_path TEXT
-)
-"""
-
-
-INDEX_FILE = "sessions-index.sqlite"
-
-
-def index_path(settings: Settings) -> Path:
-    return settings.data_dir / INDEX_FILE
+from engine.store import session_store
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    from engine.data_dir import private_dir, private_file
-
-    private_file(private_dir(path.parent) / path.name)
-    connection = sqlite3.connect(path, timeout=30)
-    # Write-ahead logging, synced at the log's checkpoints rather than at every commit, as the
-    # checkpointer's database is: a row written is one append, not a rollback journal created,
-    # synced and deleted, so fifty sessions starting at once do not queue behind each other's
-    # disk flushes (a killed process still loses nothing committed), and readers never wait.
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute(SCHEMA)
-    return connection
 
 
 def record_session(
@@ -98,27 +61,7 @@ def _write_row(
         from engine.terminal_text import one_line
 
         question = one_line(question)  # listed on terminals later: no control sequences
-    if settings.checkpoint_url is not None:
-        from engine import postgres_sessions
-
-        postgres_sessions.write_row(settings, session_id, status, question, mode, report_path, now)
-        return
-    with closing(_connect(index_path(settings))) as db, db:
-        row = db.execute(
-            "SELECT question FROM deepresearch_sessions WHERE session_id = ?", (session_id,)
-        ).fetchone()
-        if row is None:
-            db.execute(
-                "INSERT INTO deepresearch_sessions VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session_id, question or "", mode or "auto", status, now, now, report_path),
-            )
-            return
-        db.execute(
-            "UPDATE deepresearch_sessions SET status = ?, updated_at = ?,"
-            " question = COALESCE(?, question), mode = COALESCE(?, mode),"
-            " report_path = COALESCE(?, report_path) WHERE session_id = ?",
-            (status, now, question, mode, report_path, session_id),
-        )
+    session_store(settings).write_row(session_id, status, question, mode, report_path, now)
 
 
 def list_sessions(settings: Settings) -> list[SessionInfo]:
@@ -143,44 +86,17 @@ def list_sessions(settings: Settings) -> list[SessionInfo]:
     ]
 
 
-def _listed_status(settings: Settings, session_id: str, status: str) -> Any:
-    """A `running` row whose process is gone (killed, crashed) is `interrupted`."""
-    return "interrupted" if status == "running" and not is_running(settings, session_id) else status
-
-
 def _index_rows(settings: Settings) -> list[tuple[Any, ...]]:
-    if settings.checkpoint_url is not None:
-        from engine import postgres_sessions
-
-        return postgres_sessions.rows(settings)
-    if not index_path(settings).exists():
-        return []
-    try:
-        connection = _connect(index_path(settings))
-    except sqlite3.OperationalError:
-        # A full or failing disk cannot take what opening for writing adds (WAL files, the
-        # schema): the list is read from the index file as it stands.
-        connection = sqlite3.connect(f"{index_path(settings).as_uri()}?immutable=1", uri=True)
-    with closing(connection) as db:
-        return list(
-            db.execute(
-                "SELECT session_id, question, created_at, updated_at, status, mode, report_path"
-                " FROM deepresearch_sessions ORDER BY updated_at DESC, created_at DESC"
-            ).fetchall()
-        )
+    return session_store(settings).rows()
 
 
 def is_running(settings: Settings, session_id: str) -> bool:
     """Whether a live process runs the session: this machine's, or with CHECKPOINT_URL, any."""
     from engine import run_lock
 
-    if run_lock.is_alive(settings, session_id):
-        return True
-    if settings.checkpoint_url is not None:
-        from engine import postgres_sessions
-
-        return postgres_sessions.running_anywhere(settings, session_id)
-    return False
+    return run_lock.is_alive(settings, session_id) or session_store(settings).running_anywhere(
+        session_id
+    )
 
 
 def get_session(settings: Settings, session_id: str) -> SessionInfo | None:
@@ -239,7 +155,7 @@ class DeletedSession:
 def _session_files(settings: Settings, session_id: str) -> list[Path]:
     """Every file the engine keeps for one session under the data directory."""
     from engine import run_lock
-    from engine.sessions_log import events_path
+    from engine.store.sqlite import events_path
 
     files = [events_path(settings, session_id)]
     reports = settings.reports_dir
@@ -309,22 +225,14 @@ async def _delete_stored(settings: Settings, session_id: str) -> DeletedSession:
     files = tuple(_session_files(settings, session_id))
     for path in files:
         path.unlink(missing_ok=True)
-    if settings.checkpoint_url is not None:
-        from engine import postgres_sessions
-
-        postgres_sessions.delete_row(settings, session_id)
-    else:
-        with closing(_connect(index_path(settings))) as db, db:
-            db.execute("DELETE FROM deepresearch_sessions WHERE session_id = ?", (session_id,))
+    session_store(settings).forget(session_id)
     return DeletedSession(session_id, files, checkpoints)
 
 
 async def _delete_checkpoints(settings: Settings, session_id: str) -> bool:
     """Delete the session's LangGraph thread; whether the checkpoint store held one."""
-    if settings.checkpoint_url is None:
-        path = settings.sessions_db_path
-        if not path.is_file() or path.stat().st_size == 0:
-            return False  # no checkpoint was ever written: nothing to open, nothing to create
+    if not session_store(settings).has_checkpoints():
+        return False  # no checkpoint was ever written: nothing to open, nothing to create
     from engine.checkpoints import checkpointer
 
     async with checkpointer(settings) as saver:

@@ -2,9 +2,10 @@
 
 A reopened session is rebuilt by replaying these events through the same renderer that showed
 them live, so it looks exactly as it did: plan, units, ledger, the report with its verification
-status, kept citations and audit. One JSON Lines file per session under the data directory
-(`session-events/SESSION_ID.jsonl`), appended and flushed per event so a crash loses at most
-the event being written. Nothing here imports LangChain: the sessions list and the app read it.
+status, kept citations and audit. The session store keeps the lines (`engine/store/`): one JSON
+Lines file per session under the data directory, or rows in PostgreSQL with CHECKPOINT_URL;
+each event is stored before it is passed on, so a crash loses at most the event being
+written. Nothing here imports LangChain: the sessions list and the app read it.
 """
 
 from __future__ import annotations
@@ -12,22 +13,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
+from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from engine.budget import Spend
 from engine.citations.evidence_keys import record_key
 from engine.config import Settings
-from engine.data_dir import private_dir, private_file
 from engine.events import (
     CitationAuditEntry,
     Event,
     EvidenceAdded,
     MetricRecorded,
     ModelCallProgress,
+    PhaseChanged,
     ReportDelta,
     ReportReady,
     RunFailed,
@@ -38,15 +42,12 @@ from engine.events import (
     parse_event,
 )
 from engine.protocol import is_session_id
+from engine.store import session_store
+from engine.store.sqlite import events_path as events_path  # where DATA_DIR keeps a log
 
-EVENTS_DIR = "session-events"
 # Facts about timing and model liveness, and the report before verification (the stored
 # `ReportReady` is the report): a reopened session needs none.
 _NOT_STORED = (MetricRecorded, ModelCallProgress, ReportDelta)
-
-
-def events_path(settings: Settings, session_id: str) -> Path:
-    return settings.data_dir / EVENTS_DIR / f"{session_id}.jsonl"
 
 
 async def logged(
@@ -69,39 +70,8 @@ async def logged(
 async def _stored(
     settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
 ) -> AsyncGenerator[Event, None]:
-    if settings.checkpoint_url is not None:
-        async with contextlib.aclosing(
-            _logged_in_postgres(settings, session_id, stream, facts)
-        ) as out:
-            async for event in out:
-                yield event
-        return
-    path = events_path(settings, session_id)
-    private_dir(path.parent)
-    private_file(path)  # what a person researched is theirs alone, like the rest of DATA_DIR
-    _end_cut_line(path)
-    with path.open("a", encoding="utf-8") as log:
-        async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
-            async for event in events:
-                told = facts.told(event)
-                if told and isinstance(event, EvidenceAdded):
-                    continue
-                if not told and not isinstance(event, _NOT_STORED):
-                    log.write(event_to_json(event) + "\n")
-                    log.flush()
-                yield event
-
-
-async def _logged_in_postgres(
-    settings: Settings, session_id: str, stream: AsyncIterator[Event], facts: _RunFacts
-) -> AsyncGenerator[Event, None]:
-    """The same, into PostgreSQL (CHECKPOINT_URL): every worker reads the same events.
-
-    Each write runs in a thread, so the event loop never waits on the database.
-    """
-    from engine.postgres_sessions import EventWriter
-
-    writer = await asyncio.to_thread(EventWriter, settings, session_id)
+    # Each write runs in a thread, so the event loop never waits on the disk or the database.
+    log = await asyncio.to_thread(session_store(settings).event_appender, session_id)
     try:
         async with contextlib.aclosing(stream) as events:  # type: ignore[type-var]
             async for event in events:
@@ -109,27 +79,43 @@ async def _logged_in_postgres(
                 if told and isinstance(event, EvidenceAdded):
                     continue
                 if not told and not isinstance(event, _NOT_STORED):
-                    await asyncio.to_thread(writer.append, event_to_json(event))
+                    await asyncio.to_thread(log.append, event_to_json(event))
                 yield event
     finally:
-        writer.close()
+        log.close()
 
 
 class _RunFacts:
     """The facts the log holds for the session's current run (since its last start): each
-    piece of evidence by its key, each report by its text."""
+    piece of evidence by its key, each report by its text, and the progress a resumed leg
+    re-tells.
+
+    A process killed mid-step has stored the progress of that step (phases, units, tool
+    calls, reviews) but not its checkpoint; the leg that resumes it runs the step again and
+    tells the same progress again. What the legs killed since the last told end stored is
+    what a resume may re-tell: each such event is stored once, however often it is re-told.
+    """
 
     def __init__(self, stored: Iterable[Event]) -> None:
         self.evidence: set[str] = set()
         self.reports: set[str] = set()
+        self.leg: Counter[str] = Counter()  # progress the current leg stored
+        self.unfinished: Counter[str] = Counter()  # what killed legs before it stored
+        self.retold: Counter[str] = Counter()  # what the current leg may still re-tell
+        self.phase = ""  # the phase the log last stored
         for event in stored:
             self.told(event)
 
     def told(self, event: Event) -> bool:
         """Whether the log already holds `event`'s fact; it holds it from now on."""
-        if isinstance(event, SessionStarted) and not event.resumed:
-            self.evidence.clear()  # a new question: its evidence is its own
-            self.reports.clear()
+        if isinstance(event, SessionStarted):
+            self._leg_started(resumed=event.resumed)
+            return False
+        if isinstance(event, RunFinished | RunFailed):
+            # The run said how it ended: nothing before this is re-told by a resume.
+            self.leg.clear()
+            self.unfinished.clear()
+            self.retold.clear()
             return False
         if isinstance(event, EvidenceAdded):
             key = record_key(event.record)
@@ -140,7 +126,53 @@ class _RunFacts:
             known = event.report in self.reports
             self.reports.add(event.report)
             return known
+        if isinstance(event, UsageUpdated):
+            return False  # tokens spent again are spent again: the budget counts them
+        identity = event_identity(event)
+        retold = self.retold[identity] > 0
+        if retold:
+            self.retold[identity] -= 1
+        if isinstance(event, PhaseChanged) and event.phase != self.phase:
+            # The log's latest phase is the run's: told again after the resume said another
+            # phase, it is stored, or the log would keep the wrong one until the next.
+            retold = False
+        if retold:
+            return True
+        self.leg[identity] += 1
+        if isinstance(event, PhaseChanged):
+            self.phase = event.phase
         return False
+
+    def _leg_started(self, *, resumed: bool) -> None:
+        if resumed:
+            # The leg before ended untold (killed, or paused): what it stored may be re-told.
+            self.unfinished += self.leg
+            self.retold = Counter(self.unfinished)
+        else:
+            # A new question: its evidence, reports and progress are its own.
+            self.evidence.clear()
+            self.reports.clear()
+            self.unfinished.clear()
+            self.retold.clear()
+        self.leg = Counter()
+
+
+# Fields that say when, or for how long, something happened: a step run again tells the same
+# progress at another time.
+_WHEN = re.compile(r"at|.+_at|.+_seconds")
+
+
+def event_identity(event: Event) -> str:
+    """What `event` tells, without when: equal for the same progress told at two times."""
+    return json.dumps(_without_when(event.model_dump(mode="json")), sort_keys=True)
+
+
+def _without_when(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_when(v) for k, v in value.items() if not _WHEN.fullmatch(k)}
+    if isinstance(value, list):
+        return [_without_when(item) for item in value]
+    return value
 
 
 def logged_evidence_keys(settings: Settings, session_id: str) -> set[str]:
@@ -162,17 +194,7 @@ def run_end_logged(settings: Settings, session_id: str) -> bool:
 
 def stored_lines(settings: Settings, session_id: str, after: int = 0) -> list[tuple[int, str]]:
     """The session's stored event lines numbered above `after` (numbers count from 1)."""
-    if settings.checkpoint_url is not None:
-        from engine.postgres_sessions import event_lines
-
-        return event_lines(settings, session_id, after)
-    path = events_path(settings, session_id)
-    if not path.is_file():
-        return []
-    numbered = enumerate(
-        (line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()), 1
-    )
-    return [(number, line) for number, line in numbered if number > after]
+    return session_store(settings).event_lines(session_id, after) or []
 
 
 @dataclass
@@ -217,22 +239,6 @@ def run_outcome(events: Iterable[Event]) -> RunOutcome:
     return outcome
 
 
-def _end_cut_line(path: Path) -> None:
-    """End a last line a killed process left half-written, so the next event is whole."""
-    try:
-        with path.open("rb") as log:
-            log.seek(0, 2)
-            if log.tell() == 0:
-                return
-            log.seek(-1, 2)
-            cut = log.read(1) != b"\n"
-    except OSError:
-        return
-    if cut:
-        with path.open("a", encoding="utf-8") as log:
-            log.write("\n")
-
-
 def load_events(settings: Settings, session_id: str) -> list[Event] | None:
     """The stored events of a session in order, or None when it has no log.
 
@@ -240,10 +246,8 @@ def load_events(settings: Settings, session_id: str) -> list[Event] | None:
     """
     if not is_session_id(session_id):
         return None
-    if settings.checkpoint_url is None and not events_path(settings, session_id).is_file():
-        return None
-    lines = stored_lines(settings, session_id)
-    if not lines and settings.checkpoint_url is not None:
+    lines = session_store(settings).event_lines(session_id)
+    if lines is None:
         return None
     events: list[Event] = []
     for _number, line in lines:

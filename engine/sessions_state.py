@@ -83,19 +83,9 @@ def saved_report(settings: Settings, session_id: str) -> ReportReady | None:
 
 def _saved_values(settings: Settings, session_id: str) -> dict[str, Any] | None:
     config = {"configurable": {"thread_id": session_id, "checkpoint_ns": ""}}
-    if settings.checkpoint_url is not None:
-        from langgraph.checkpoint.postgres import PostgresSaver
+    from engine.store import session_store
 
-        url = settings.checkpoint_url.get_secret_value()
-        with PostgresSaver.from_conn_string(url) as saver:
-            saved = saver.get_tuple(config)  # type: ignore[arg-type]
-    else:
-        if not settings.sessions_db_path.is_file():
-            return None
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
-        with SqliteSaver.from_conn_string(str(settings.sessions_db_path)) as saver:
-            saved = saver.get_tuple(config)  # type: ignore[arg-type]
+    saved = session_store(settings).read_checkpoint(config)
     if saved is None:
         return None
     return dict(saved.checkpoint.get("channel_values") or {})

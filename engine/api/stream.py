@@ -13,12 +13,11 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Protocol
 
 from engine.config import Settings
 from engine.sessions import is_running
-from engine.sessions_log import events_path, stored_lines
+from engine.store import session_store
 
 # How often a stream looks at the log when no event of this worker woke it (another
 # worker's run), and how often an idle stream sends a comment so proxies keep it open.
@@ -67,31 +66,6 @@ def _frame(number: int, line: str) -> str:
     return f"id: {number}\nevent: {kind}\ndata: {line}\n\n"
 
 
-class _LogReader:
-    """The complete lines appended to a log since the last read (a line cut short waits)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.offset = 0
-        self.count = 0
-
-    def new_lines(self) -> list[tuple[int, str]]:
-        try:
-            with self.path.open("rb") as log:
-                log.seek(self.offset)
-                chunk = log.read()
-        except FileNotFoundError:
-            return []
-        complete = chunk[: chunk.rfind(b"\n") + 1]
-        self.offset += len(complete)
-        numbered = []
-        for line in complete.decode("utf-8").split("\n"):
-            if line.strip():
-                self.count += 1
-                numbered.append((self.count, line))
-        return numbered
-
-
 async def session_events(
     settings: Settings,
     session_id: str,
@@ -101,23 +75,16 @@ async def session_events(
     still_running: Callable[[], Awaitable[bool]],
 ) -> AsyncIterator[str]:
     """SSE frames of the session's events with ids above `after`, live until it settles."""
-    reader = _LogReader(events_path(settings, session_id))
+    # Events in PostgreSQL have the same numbers, whichever machine's worker wrote them.
+    follower = session_store(settings).follow_events(session_id, after)
     last_sent = time.monotonic()
-    seen = after if settings.checkpoint_url is not None else 0
     while True:
         # Before the log: an event written after is not lost. A session some live run holds
         # (on any worker, between two legs it chains) is followed, whatever its row says.
         running = await still_running() or await asyncio.to_thread(is_running, settings, session_id)
-        if settings.checkpoint_url is not None:
-            # Events in PostgreSQL: the same numbers, whichever machine's worker wrote them.
-            fresh = await asyncio.to_thread(stored_lines, settings, session_id, seen)
-        else:
-            fresh = reader.new_lines()
-        for number, line in fresh:
-            seen = number
-            if number > after:
-                yield _frame(number, line)
-                last_sent = time.monotonic()
+        for number, line in await asyncio.to_thread(follower.new_lines):
+            yield _frame(number, line)
+            last_sent = time.monotonic()
         if not running:
             return
         if time.monotonic() - last_sent >= KEEPALIVE_SECONDS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from engine.citations.pipeline import check_report
 from engine.citations.registry import SourceRegistry
 from engine.citations.results import CitationVerification, SanitizedReport
 from engine.config import Settings
-from engine.data_dir import private_dir, write_private_text
+from engine.data_dir import private_dir, replace_private_text
 from engine.disk_errors import writing
 from engine.emit import emit
 from engine.events import (
@@ -135,23 +136,41 @@ def session_id_of(config: RunnableConfig) -> str:
 
 
 def save_report(
-    reports_dir: Path, session_id: str, report: str, audit: dict[str, Any], run_number: int = 1
+    reports_dir: Path,
+    session_id: str,
+    report: str,
+    audit: dict[str, Any],
+    run_number: int = 1,
+    *,
+    recorded: str | None = None,
 ) -> tuple[str, str]:
-    """Write the report and its audit; a follow-up question's report never overwrites one."""
+    """Write the report and its audit; a follow-up question's report never overwrites one.
+
+    `recorded` is the report the checkpoint already names (a partial one, continued with a
+    raised budget): it keeps its file and the new one goes beside it. Any other file where
+    this report goes was written by this very verification before a kill cut it short, so a
+    resumed verification writes over it rather than leave it beside the real one.
+    """
     private_dir(reports_dir)
     stem = session_id if run_number <= 1 else f"{session_id}-{run_number}"
-    report_path = reports_dir / f"{stem}.md"
-    # A partial report continued with a raised budget keeps its file; the new one goes beside.
-    continued = 1
-    while report_path.exists():
-        continued += 1
-        report_path = reports_dir / f"{stem}-continued-{continued}.md"
+    report_path = reports_dir / _report_name(stem, recorded)
     audit_path = report_path.with_suffix(".audit.json")
     with writing("the report", report_path):
-        write_private_text(report_path, markdown_file_text(report))
+        replace_private_text(report_path, markdown_file_text(report))
     with writing("the report's audit", audit_path):
-        write_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
+        replace_private_text(audit_path, json.dumps(audit, indent=2, ensure_ascii=False))
     return str(report_path), str(audit_path)
+
+
+def _report_name(stem: str, recorded: str | None) -> str:
+    """The file name after the recorded report's: `STEM.md`, then `STEM-continued-N.md`."""
+    name = Path(recorded).name if recorded else ""
+    if name == f"{stem}.md":
+        return f"{stem}-continued-2.md"
+    continued = re.fullmatch(re.escape(stem) + r"-continued-(\d+)\.md", name)
+    if continued:
+        return f"{stem}-continued-{int(continued.group(1)) + 1}.md"
+    return f"{stem}.md"
 
 
 async def verify_citations(
@@ -172,6 +191,7 @@ async def verify_citations(
         report,
         audit,
         run_number=state.get("run_number") or 1,
+        recorded=state.get("report_path"),
     )
     update = {
         "verified_report": report,

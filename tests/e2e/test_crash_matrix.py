@@ -40,7 +40,7 @@ KILL_POINTS = [
     "event:evidence_added",
     "writes:evidence_ledger",  # research results saved only as pending writes
     "phase:writing",
-    "before:engine.nodes.report.checked_against_ledger",  # the writer, mid-draft
+    "after:engine.nodes.report.reviewed_section",  # the writer, a section drafted of several
     "after:engine.nodes.verify.save_report",  # the verifier, its file written
     "event:report_ready",
     "checkpoint:verified_report",  # the final checkpoint, before the run's end is told
@@ -86,13 +86,41 @@ def _final_state(settings: Any) -> Any:
     return asyncio.run(read())
 
 
-# The events that state facts of the session, which the log holds once. Progress of work a
-# kill undid (a node re-run from its last saved step) is told again as it happens again.
+# The events that state facts of the session, which the log holds once.
 _FACTS = ("evidence_added", "report_ready", "run_finished", "run_failed")
+# Tokens a resumed step spends again are spent again; a leg's start is its own.
+_NOT_PROGRESS = ("usage_updated", "session_started")
 
 
-def problems_after_resume(settings: Any) -> list[str]:
-    """What is wrong with the session once resumed: nothing, when it is whole."""
+def _told(line: str) -> str:
+    """An event as the person reads it: without when it happened or where files are."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {
+                key: strip(item)
+                for key, item in value.items()
+                if key != "at" and not key.endswith(("_at", "_seconds", "_path"))
+            }
+        if isinstance(value, list):
+            return [strip(item) for item in value]
+        return value
+
+    return json.dumps(strip(json.loads(line)), sort_keys=True)
+
+
+def progress_told(lines: list[str]) -> collections.Counter[str]:
+    """How often the log tells each piece of progress (phases, units, tool calls, ...)."""
+    return collections.Counter(
+        _told(line) for line in lines if json.loads(line)["type"] not in _NOT_PROGRESS
+    )
+
+
+def problems_after_resume(settings: Any, uninterrupted: collections.Counter[str]) -> list[str]:
+    """What is wrong with the session once resumed: nothing, when it is whole.
+
+    `uninterrupted` is the progress a run of the same question that nobody killed told.
+    """
     found: list[str] = []
     snapshot = _final_state(settings)
     values = snapshot.values or {}
@@ -103,6 +131,19 @@ def problems_after_resume(settings: Any) -> list[str]:
         found.append("no report")
     elif report.report != values.get("verified_report"):
         found.append("the report differs from the checkpoint's")
+    elif report.report_path:
+        # A verification a kill cut short and resumed writes its file once, not a second beside.
+        # (On PostgreSQL the report may be in the killed worker's folder: that one is read.)
+        written = Path(report.report_path)
+        kept = {written.name, written.stem + ".audit.json"}
+        beside = written.parent.iterdir() if written.parent.is_dir() else iter(())
+        orphans = sorted(
+            path.name
+            for path in beside
+            if path.name.startswith(SESSION_ID) and path.name not in kept
+        )
+        if orphans:
+            found.append(f"report files beside the report: {orphans}")
     info = get_session(settings, SESSION_ID)
     if info is None or info.status != "completed":
         found.append(f"listed as {info.status if info else 'missing'}")
@@ -118,6 +159,15 @@ def problems_after_resume(settings: Any) -> list[str]:
     ]
     if repeated:
         found.append(f"events stored twice: {[json.loads(r)['type'] for r in repeated]}")
+    # Progress the uninterrupted run told n times is told at most n times here: the step a
+    # kill cut short runs again, but what it had already told is not stored again.
+    retold = sorted(
+        json.loads(told)["type"]
+        for told, count in progress_told(lines).items()
+        if count > uninterrupted[told] > 0
+    )
+    if retold:
+        found.append(f"progress stored twice: {retold}")
     run_start = max(
         i for i, e in enumerate(events) if isinstance(e, SessionStarted) and not e.resumed
     )
@@ -137,6 +187,15 @@ def problems_after_resume(settings: Any) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> collections.Counter[str]:
+    """The progress an uninterrupted run of the crash worker's question tells."""
+    data_dir = seed_sample_index(tmp_path_factory.mktemp("uninterrupted"))
+    assert _run(data_dir, "none", "start", None) == 0
+    settings = settings_for(data_dir)
+    return progress_told([line for _number, line in stored_lines(settings, SESSION_ID)])
+
+
 @pytest.fixture
 def seeded(tmp_path: Path) -> Path:
     return seed_sample_index(tmp_path / "a")
@@ -144,11 +203,13 @@ def seeded(tmp_path: Path) -> Path:
 
 @pytest.mark.timeout(400)
 @pytest.mark.parametrize("point", _points(SQLITE_DEFAULT))
-def test_a_killed_sqlite_session_resumes_whole(point: str, seeded: Path) -> None:
+def test_a_killed_sqlite_session_resumes_whole(
+    point: str, seeded: Path, uninterrupted: collections.Counter[str]
+) -> None:
     killed = _run(seeded, point, "start", None)
     assert killed == -signal.SIGKILL, f"the run was not killed at {point} (exit {killed})"
     assert _run(seeded, "none", "resume", None) == 0
-    assert problems_after_resume(settings_for(seeded)) == []
+    assert problems_after_resume(settings_for(seeded), uninterrupted) == []
 
 
 @pytest.mark.timeout(400)
@@ -157,9 +218,10 @@ def test_a_worker_killed_on_postgres_is_resumed_whole_by_another(
     point: str,
     tmp_path: Path,
     database: str,  # noqa: F811
+    uninterrupted: collections.Counter[str],
 ) -> None:
     first, second = seed_sample_index(tmp_path / "a"), seed_sample_index(tmp_path / "b")
     killed = _run(first, point, "start", database)
     assert killed == -signal.SIGKILL, f"the run was not killed at {point} (exit {killed})"
     assert _run(second, "none", "resume", database) == 0
-    assert problems_after_resume(settings_for(second, database)) == []
+    assert problems_after_resume(settings_for(second, database), uninterrupted) == []

@@ -90,10 +90,10 @@ async def test_a_session_paused_in_one_process_is_approved_in_another_from_postg
 async def test_an_unreachable_postgres_is_one_clear_error_without_the_password(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import engine.checkpoints
+    import engine.store.postgres_checkpoints
 
     # Nothing listens on port 9: the full wait for a server still starting adds nothing here.
-    monkeypatch.setattr(engine.checkpoints, "POSTGRES_CONNECT_SECONDS", 1.0)
+    monkeypatch.setattr(engine.store.postgres_checkpoints, "POSTGRES_CONNECT_SECONDS", 1.0)
     settings = settings_for(tmp_path, "postgresql://someone:hunter2@127.0.0.1:9/nowhere")
     with pytest.raises(CheckpointStoreError) as caught:
         async with open_session(settings):

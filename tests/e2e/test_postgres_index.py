@@ -119,3 +119,37 @@ def test_api_workers_on_separate_machines_share_events_and_reports(
         listed = httpx.get(f"{worker_a}/v1/sessions").json()
         assert [(s["session_id"], s["status"]) for s in listed] == [(session_id, "completed")]
     assert not (tmp_path / "a" / "session-events").exists()
+
+
+async def test_a_resume_on_another_worker_is_refused_naming_the_worker_that_runs_it(
+    tmp_path: Path, database: str
+) -> None:
+    import socket
+
+    from engine.events import RunFailed
+    from engine.runner import open_session
+
+    here = settings_for(tmp_path / "here", database)
+    # A worker that names itself, as a door of the engine may.
+    named = HOLDER.replace(
+        "import sys, time",
+        "import sys, time\nfrom engine import run_lock\nrun_lock.door = 'worker-a'",
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", named, str(tmp_path / "worker"), database, SESSION],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        # The data folders differ: only PostgreSQL knows who runs the session.
+        async with open_session(here, SESSION) as session:
+            events = [event async for event in session.resume()]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert len(events) == 1 and isinstance(events[0], RunFailed)
+    refusal = events[0].error
+    assert f"session {SESSION} is already running" in refusal
+    assert f"process {holder.pid} on {socket.gethostname()}, worker-a" in refusal
+    assert not events[0].resumable

@@ -24,7 +24,7 @@ def _no_space(*_args: Any, **_kwargs: Any) -> None:
 def test_a_report_the_disk_cannot_take_fails_the_run_in_one_line(
     sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr("engine.nodes.verify.write_private_text", _no_space)
+    monkeypatch.setattr("engine.nodes.verify.replace_private_text", _no_space)
     code, _out, err = sandbox.run("run", QUESTION, "--yes", "--mode", "quick")
     assert code != 0
     assert "Traceback" not in err
@@ -62,7 +62,7 @@ def test_sessions_lists_the_index_when_the_disk_takes_no_write(
     def refused(_path: Any) -> sqlite3.Connection:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr("engine.sessions._connect", refused)
+    monkeypatch.setattr("engine.store.sqlite._connect", refused)
     code, out, err = sandbox.run("sessions")
     assert code == 0, err
     assert QUESTION in out and "completed" in out
