@@ -10,6 +10,7 @@ import pytest
 
 from engine.tools.local_index import LocalIndex
 from engine.tools.local_index.words import fts_query
+from engine.tools.preprocess import preprocess
 from tests.fixtures.pdf_builder import build_pdf
 from tests.fixtures.web_server import CORPUS_DIR
 
@@ -191,6 +192,28 @@ def test_chunks_with_every_term_rank_before_partial_matches(tmp_path: Path, fold
     hits = index.search("readers writer commits", 10)
     assert hits[0].document_key == "sqlite-wal.html"  # the only chunk with all three words
     assert len(hits) > 1  # partial matches still follow
+
+
+def test_sorting_by_score_keeps_every_term_matches_first(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    filler = " ".join(f"word{n}" for n in range(120))
+    (docs / "all.md").write_text(
+        f"# Tuning\n\nThe checkpoint timeout of the walwriter is five minutes. {filler}\n",
+        encoding="utf-8",
+    )
+    # Two of the three words, dense in a short chunk: a higher BM25 than the chunk above.
+    (docs / "dense.md").write_text(
+        "# Notes\n\nCheckpoint walwriter checkpoint walwriter checkpoint walwriter.\n",
+        encoding="utf-8",
+    )
+    index = _index(tmp_path, docs)
+    index.refresh()
+    hits = index.search("walwriter checkpoint timeout", 5)
+    assert [h.document_key for h in hits] == ["all.md", "dense.md"]
+    # The search tool's preprocessing sorts by score: it keeps the index's order.
+    results = preprocess(hits, "walwriter checkpoint timeout", 5).results
+    assert [r.document for r in results] == ["all.md", "dense.md"]
 
 
 def test_indexignore_excludes_files(tmp_path: Path, folder: Path) -> None:
