@@ -52,26 +52,26 @@ class Expected:
 
 
 EXPECTED: dict[str, Expected] = {
-    # Tool calls written as text; an answer of the model's own, cited to the page it read.
+    # Each quick answer was one call without tools, from the passages of the engine's own
+    # search ("is 128", "is 20.18.1 … [1]", "a 408 REQUEST TIME OUT"), cited to the page read.
     # (An answer that only copies the results shown is replaced by their best sentences,
     # quoted: tests/unit/compat/test_echoed_results.py.)
     "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
     "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
-    # Nothing retrieved answers it. Given the question's passages first, the model answered
-    # "won by Brazil" (wrong, and from memory) and then described each passage; grounding takes
-    # out what no passage states and keeps the descriptions, which their passages support, so
-    # the answer verifies though it does not answer (the support judge, off for quick answers
-    # by default, is what says so).
+    # Nothing retrieved answers it. The model answered "won by Brazil" (wrong, and from
+    # memory) and then described passages [3] and [4]; grounding takes out what no passage
+    # states and keeps the descriptions, which their passages support, so the answer verifies
+    # though it does not answer (the support judge, off for quick answers by default, is what
+    # says so).
     "quick_off_corpus": Expected(exit_code=0, verified=True, min_searches=1),
-    # Over undici's pages, given the passages first: "The minimum Node.js version supported by
-    # undici 7.x is [24.x] [1]." (the fact in brackets) and another page's sentence quoted.
+    # Over undici's pages: once an answer of "… is [7]." (a marker where the version should
+    # be); given the passages first, the version itself, cited.
     "quick_marker_as_fact": Expected(exit_code=0, verified=True, min_kept_citations=1),
-    # Over the httpd manual: given the passages first, the model answered in its own words on
-    # its first turn; nothing was copied, so nothing was stopped.
+    # Over the httpd manual: once a copy of the results, stopped and asked again; given the
+    # passages first, the model answered in its own words.
     "quick_copy_stopped": Expected(exit_code=0, verified=True, min_kept_citations=1),
-    # Plan → a researcher → a report written from its evidence, its draft citing nothing
-    # inline and restating the ledger; then the supervisor's next call arrives HTML-escaped
-    # and truncated, and research ends at the gate.
+    # Plan → two researchers starting from their tracks' passages → a report written section
+    # by section (two sections written, the critic revising one), then the support judge.
     "deep_capped": Expected(exit_code=0, verified=True, min_kept_citations=1, deep=True),
 }
 
@@ -80,10 +80,7 @@ CASSETTES = sorted(TRANSCRIPTS_DIR.glob("*.jsonl"))
 # Cassettes whose requests the engine no longer sends, until recorded again against the
 # local model (bench/record_transcripts.py). Strict: a cassette that replays again fails
 # here until its entry goes.
-TO_RECORD_AGAIN = {
-    "deep_capped": "recorded before researchers started from retrieved passages and the "
-    "report was written section by section",
-}
+TO_RECORD_AGAIN: dict[str, str] = {}
 REPLAYED = [
     pytest.param(
         path,
@@ -119,8 +116,6 @@ def test_recorded_session_replays_whole(
         # indexed nothing else (search ranking depends on what the index holds).
         env["DOCUMENTS_PATH"] = str(PROJECT_ROOT / env["DOCUMENTS_PATH"])
         data_dir = tmp_path / "own-data"
-    # Recorded before the support judge: its calls are not in the cassettes.
-    env.setdefault("GROUNDING_JUDGE", "off")
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     empty_env = tmp_path / "empty.env"
