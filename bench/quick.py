@@ -24,8 +24,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
+from engine.nodes.router import decide_route
 from engine.quick.graph import build_quick_graph, final_answer
-from engine.router import decide_route
 
 QUESTION = "When was Python 3.13 released?"
 ANSWER = (

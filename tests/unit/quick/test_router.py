@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage
 
-from engine.router import (
+from engine.nodes.router import (
     CLASSIFIER_UNAVAILABLE,
     ROUTER_PROMPT,
     classify_route,
