@@ -20,7 +20,7 @@ from engine.events import (
 )
 from engine.quick.budget import quick_recursion_limit
 from engine.quick.prompt import QUICK_PROMPT_MARKER
-from engine.runner import open_session
+from engine.run.runner import open_session
 from tests.helpers.scripted_model import system_text, tool_call_message
 from tests.unit.engine.conftest import Scenario, make_settings, page_url
 

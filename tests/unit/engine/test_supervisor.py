@@ -11,7 +11,7 @@ from engine.events import (
     RunFinished,
     RuntimeProgress,
 )
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from tests.unit.engine.conftest import Scenario, make_settings
 
