@@ -41,8 +41,8 @@ from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
-from engine.pauses import pause_events, pause_status, resumed_phase
 from engine.protocol import PROCEED_ON_LIKELY_READING
+from engine.run.pauses import pause_events, pause_status, resumed_phase
 from engine.schemas import PlanDecision
 from engine.sessions import record_session
 from engine.sessions_log import logged, logged_evidence_keys, run_end_logged, stored_spend
