@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:
 
 from engine.config import SAMPLE_CORPUS, settings_from_mapping  # noqa: E402
 from engine.events import EvidenceAdded, PlanProposed, ReportReady, RunFailed  # noqa: E402
-from engine.runner import open_session  # noqa: E402
+from engine.run.runner import open_session  # noqa: E402
 from engine.schemas import PlanDecision  # noqa: E402
 from engine.tools.local_index import LocalIndex  # noqa: E402
 

@@ -32,7 +32,7 @@ from engine.config import settings_from_mapping
 from engine.events import RunFinished
 from engine.middleware.retry import RetryPolicy
 from engine.nodes.deps import EngineDeps
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import (
     ClarifyWithUser,
     PlanDecision,

@@ -1,6 +1,6 @@
 """Emit typed events from inside graph nodes and tools.
 
-Events travel on LangGraph's custom stream (`get_stream_writer`); `engine/runner.py` reads
+Events travel on LangGraph's custom stream (`get_stream_writer`); `engine/run/runner.py` reads
 them with `stream_mode=["updates", "custom"]` and yields them to front ends. Outside a graph
 run (a tool called directly, a unit test) emitting is a silent no-op, so every tool stays
 usable on its own.

@@ -1,6 +1,6 @@
 """What a front end needs from a research session, and what it gets back.
 
-`engine.runner.ResearchSession` implements `SessionDriver`; the TUI and the headless CLI talk
+`engine.run.runner.ResearchSession` implements `SessionDriver`; the TUI and the headless CLI talk
 to it only through this protocol and the events of `engine.events`, so a test can substitute a
 scripted driver.
 """

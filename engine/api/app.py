@@ -1,7 +1,7 @@
 """The HTTP API: sessions started, reviewed and read over REST, their events over SSE.
 
 Every route drives the same session driver as the app and `deepresearch run`
-(`engine.runner.ResearchSession`) and streams the same typed events (`engine.events`); none
+(`engine.run.runner.ResearchSession`) and streams the same typed events (`engine.events`); none
 re-implements orchestration or verification. OpenAPI is served at `/docs`.
 """
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 from engine.events import Event
-from engine.runner import ResearchSession
+from engine.run.runner import ResearchSession
 
 LegKind = Literal["start", "answer", "review", "resume"]
 Leg = tuple[LegKind, dict[str, Any]]

@@ -36,7 +36,7 @@ from engine.events import (
 )
 from engine.nodes.deps import EngineDeps
 from engine.question_text import BlankText, cleaned_text
-from engine.runner import ResearchSession, drive, open_engine
+from engine.run.runner import ResearchSession, drive, open_engine
 from engine.schemas import PlanDecision, ResearchPlan
 from engine.sessions import list_sessions as saved_sessions
 from engine.sessions import load_report

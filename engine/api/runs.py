@@ -20,8 +20,8 @@ from engine.api.stream import Pulses
 from engine.config import Settings
 from engine.events import Event, SessionStarted
 from engine.nodes.deps import EngineDeps
+from engine.run.runner import ResearchSession, drive, open_engine
 from engine.run_lock import SessionHeld
-from engine.runner import ResearchSession, drive, open_engine
 from engine.sessions import record_session
 
 T = TypeVar("T")

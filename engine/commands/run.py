@@ -164,7 +164,7 @@ async def run_headless(
     stdout: IO[str] | None = None,
 ) -> int:
     """Drive one session to its end or to a pause the arguments cannot answer."""
-    from engine.runner import open_session
+    from engine.run.runner import open_session
 
     # Reports, plans and progress carry text from documents and models: print it defanged.
     err = TerminalSafeStream(stderr or sys.stderr)

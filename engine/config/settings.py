@@ -15,7 +15,7 @@ from typing import Any, Literal
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from engine.base_url import base_url_problem
+from engine.config.base_url import base_url_problem
 
 OFFLINE_MODEL = "offline"
 DEFAULT_ONLINE_MODEL = "gpt-4.1-mini"
@@ -267,9 +267,7 @@ class Settings(BaseModel):
                 price_in = price_out = -1.0
             usable = all(math.isfinite(price) and price >= 0 for price in (price_in, price_out))
             if not (equals and slash and model.strip()) or not usable:
-                raise ValueError(
-                    f"{entry!r} is not model=input/output (finite, non-negative USD)"
-                )
+                raise ValueError(f"{entry!r} is not model=input/output (finite, non-negative USD)")
             prices[model.strip()] = (price_in, price_out)
         return prices
 

@@ -29,7 +29,7 @@ async def run_questions(
     `judge`, when given, grades each scored result in place before `on_result` sees it (its
     time is its own, not the session's latency).
     """
-    from engine.runner import drive, open_engine
+    from engine.run.runner import drive, open_engine
 
     results: dict[str, QuestionResult] = {}
     slots = asyncio.Semaphore(max(1, concurrency))

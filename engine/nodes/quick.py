@@ -1,4 +1,4 @@
-"""quick_research: the bounded shallow loop for quick questions, then straight to verification.
+"""quick_research: the bounded loop of `engine.quick` answers, then straight to verification.
 
 The quick path reports itself like one research unit (`quick-N`): its tool calls, the
 evidence its cited answer carries and its duration reach the same panes as a deep run's.
@@ -35,8 +35,8 @@ def _unit_ended(running: ResearchUnitSummary, finished: float, status: str, **de
 
 
 async def quick_research(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict[str, Any]:
-    """Answer with the shallow loop, reported as one research unit; the verifier follows."""
-    from engine.shallow.graph import build_shallow_graph, final_answer
+    """Answer with the bounded quick loop, reported as one research unit; the verifier follows."""
+    from engine.quick.graph import build_quick_graph, final_answer
 
     deps = deps_of(runtime)
     settings = deps.settings
@@ -51,14 +51,14 @@ async def quick_research(state: ResearchState, runtime: Runtime[EngineDeps]) -> 
     # The offline model reads the engine's first search as the tool result it is; a chat model
     # is shown it as one turn of numbered passages and answers from them first.
     chat_model = not settings.role_model("researcher").offline
-    shallow = build_shallow_graph(
+    quick_graph = build_quick_graph(
         deps.model_for("researcher"), tools, settings, chat_model=chat_model
     )
     # No checkpointer of its own: an interrupted quick run starts over with its sources.
-    # No recursion limit either: the shallow graph carries its own, sized to its budget.
-    shallow = shallow.copy(update={"checkpointer": False})
+    # No recursion limit either: the quick graph carries its own, sized to its budget.
+    quick_graph = quick_graph.copy(update={"checkpointer": False})
     try:
-        result = await shallow.ainvoke({"messages": [HumanMessage(content=question)]})
+        result = await quick_graph.ainvoke({"messages": [HumanMessage(content=question)]})
     except Exception:
         _unit_ended(running, deps.clock(), "failed", failure_reason=FAILURE_REASON)
         raise

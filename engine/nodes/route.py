@@ -46,7 +46,7 @@ async def route_question(
     requested = state.get("mode") or deps.settings.research_mode
     question = state.get("question", "")
     if deps.quick_path:
-        from engine.router import decide_route
+        from engine.nodes.router import decide_route
 
         decision, overridden = await decide_route(
             deps.model_for("orchestrator"),

@@ -23,8 +23,8 @@ from engine.middleware.structured_output import invoke_structured
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_dispatch import edited_tracks
+from engine.nodes.plan_edits import keep_edits
 from engine.nodes.topic import topic_shifted
-from engine.plan_edits import keep_edits
 from engine.prompts import (
     BRIEF_PROMPT,
     CLARIFY_PROMPT,

@@ -42,10 +42,10 @@ from engine.events import (
     RuntimeProgress,
     UnresearchedReason,
 )
-from engine.gate import GateResult, evaluate_gate, source_domains
 from engine.middleware.guarded import guarded_tool_call
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.gate import GateResult, evaluate_gate, source_domains
 from engine.nodes.plan_dispatch import track_of_call, track_order, tracks_dispatch_message
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.nodes.supervisor_turn import Turn, answer_calls, judge_completion, turn_of

@@ -17,8 +17,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from engine.config import Settings
-from engine.gate import GateResult, evaluate_gate
 from engine.nodes.common import ledger_records
+from engine.nodes.gate import GateResult, evaluate_gate
 from engine.nodes.plan_dispatch import track_of_call
 from engine.state import SupervisorState, UnitInput
 

@@ -33,9 +33,9 @@ from engine.events import (
 )
 from engine.grounding.enforce import GroundedReport, ground_report_judged
 from engine.grounding.support_judge import document_reader, support_judge, support_judge_label
-from engine.list_bullets import one_bullet_per_item
 from engine.markdown_file import markdown_file_text
 from engine.nodes.deps import EngineDeps, deps_of
+from engine.nodes.list_bullets import one_bullet_per_item
 from engine.nodes.topic import content_tokens
 from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState

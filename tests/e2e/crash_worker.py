@@ -36,16 +36,16 @@ def _die() -> None:
 
 
 def _kill_on_event(test: Any) -> None:
-    import engine.runner
+    import engine.run.runner
 
-    original = engine.runner._Leg.see
+    original = engine.run.runner._Leg.see
 
     def see(self: Any, event: Any) -> None:
         if test(event):
             _die()
         original(self, event)
 
-    engine.runner._Leg.see = see  # type: ignore[method-assign]
+    engine.run.runner._Leg.see = see  # type: ignore[method-assign]
 
 
 def _savers() -> list[Any]:
@@ -151,11 +151,11 @@ def settings_for(data_dir: Path, url: str | None = None) -> Any:
 
 async def main() -> int:
     data_dir, session_id, point, command = sys.argv[1:5]
-    import engine.runner
+    import engine.run.runner
     from engine.commands.run import run_headless
     from tests.unit.engine.test_headless import parse
 
-    engine.runner.new_session_id = lambda: session_id
+    engine.run.runner.new_session_id = lambda: session_id
     settings = settings_for(Path(data_dir), os.environ.get("CHECKPOINT_URL"))
     install(point)
     if command == "start":

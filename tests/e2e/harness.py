@@ -23,7 +23,7 @@ from engine.events import (
     event_to_json,
     parse_event,
 )
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 
 _MARKS = re.compile(r"\s*(?:\[\^?\d+(?:\s*[-,]\s*\d+)*\])+")

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 
 from engine.config import settings_from_mapping
-from engine.runner import open_session
+from engine.run.runner import open_session
 from tests.e2e.test_api import sse
 from tests.fixtures.exa_server import ExaServer
 from tests.fixtures.web_server import WebServer

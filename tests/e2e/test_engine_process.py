@@ -168,19 +168,19 @@ async def test_a_session_goes_on_only_once_those_launched_with_it_have_announced
     """Two sessions launched together, the second slow to write its first row: the first
     one's graph waits until the second has announced itself, so a burst of new sessions gets
     its first events out before the engine takes up any session's research."""
-    import engine.runner
+    import engine.run.runner
     from engine.api import runs as runs_module
 
     monkeypatch.setattr(runs_module, "ANNOUNCE_WAIT_SECONDS", 30.0)
     slow_question = QUESTIONS[1]
-    record = engine.runner.record_session
+    record = engine.run.runner.record_session
 
     def slow_to_start(settings: Any, session_id: str, **row: Any) -> None:
         if row.get("question") == slow_question:
             time.sleep(1.5)  # in a thread of the engine, as every index write
         record(settings, session_id, **row)
 
-    monkeypatch.setattr(engine.runner, "record_session", slow_to_start)
+    monkeypatch.setattr(engine.run.runner, "record_session", slow_to_start)
     pulses: list[str] = []
     runs = SessionRuns(
         local_settings(tmp_path, DOCS),

@@ -12,7 +12,7 @@ import pytest
 from engine.checkpoints import CheckpointStoreError
 from engine.commands.run import EXIT_NEEDS_INPUT, EXIT_OK, run_headless
 from engine.config import Settings
-from engine.runner import open_session
+from engine.run.runner import open_session
 from tests.fixtures.servers import local_settings
 from tests.unit.engine.test_headless import parse
 

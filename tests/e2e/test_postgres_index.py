@@ -127,7 +127,7 @@ async def test_a_resume_on_another_worker_is_refused_naming_the_worker_that_runs
     import socket
 
     from engine.events import RunFailed
-    from engine.runner import open_session
+    from engine.run.runner import open_session
 
     here = settings_for(tmp_path / "here", database)
     # A worker that names itself, as a door of the engine may.

@@ -26,8 +26,8 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
-from engine.shallow.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
-from engine.shallow.graph import COPY_NOTICE
+from engine.quick.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
+from engine.quick.graph import COPY_NOTICE
 from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer
 from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette

@@ -14,7 +14,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from engine.commands.run import EXIT_OK, run_headless
-from engine.tracing import use_tracer_provider
+from engine.run.tracing import use_tracer_provider
 from tests.fixtures.servers import local_settings
 from tests.helpers.sample_index import seed_sample_index
 from tests.unit.engine.test_headless import parse
@@ -88,7 +88,7 @@ from tests.unit.engine.test_headless import parse
 settings = local_settings({str(tmp_path)!r}, {str(DOCS)!r})
 args = parse({QUESTION!r}, "--mode", "quick")
 assert asyncio.run(run_headless(settings, args, stderr=io.StringIO(), stdout=io.StringIO())) == 0
-import engine.tracing as tracing
+import engine.run.tracing as tracing
 print(sorted(name for name in sys.modules if name.startswith("opentelemetry.exporter")))
 print(tracing._configured)
 """
@@ -125,7 +125,7 @@ def test_with_an_endpoint_spans_reach_the_collector_over_otlp_http(tmp_path: Pat
     threading.Thread(target=server.serve_forever, daemon=True).start()
     import asyncio
 
-    import engine.tracing as tracing
+    import engine.run.tracing as tracing
 
     try:
         endpoint = f"http://127.0.0.1:{server.server_address[1]}"

@@ -34,7 +34,7 @@ class ScenarioBackend(EngineBackend):
 
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
-        from engine.runner import open_session
+        from engine.run.runner import open_session
 
         deps = self.scenario.deps(self.settings)
         async with open_session(self.settings, session_id, deps=deps) as session:

@@ -134,7 +134,7 @@ async def test_units_reported_cancelled_show_cancelled_not_running(tmp_path: Pat
 
 async def test_cancelled_engine_run_reports_unfinished_units() -> None:
     from engine.events import RuntimeProgress
-    from engine.unit_tracker import UnitTracker
+    from engine.run.unit_tracker import UnitTracker
 
     tracker = UnitTracker()
     tracker.see(RuntimeProgress(research_units=[unit(1, "running"), unit(2, "completed")]))

@@ -1,7 +1,7 @@
 """The app driving the real engine: offline extractive model, sample corpus, real checkpoints.
 
 No scripted driver here: `EngineBackend` opens real sessions, so these tests catch wiring
-faults between the app and `engine.runner` that the scripted tests cannot. The sample corpus
+faults between the app and `engine.run.runner` that the scripted tests cannot. The sample corpus
 is indexed once per test session and each test copies the index into its own data directory.
 """
 
@@ -66,7 +66,7 @@ class GatedEngineBackend(EngineBackend):
     @asynccontextmanager
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
         from engine.nodes.deps import default_deps
-        from engine.runner import open_session
+        from engine.run.runner import open_session
 
         deps = default_deps(self.settings)
         build_tools = deps.tools_for

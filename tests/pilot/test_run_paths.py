@@ -122,7 +122,7 @@ async def test_engine_exception_is_sanitized(tmp_path: Path) -> None:
 
 async def test_session_that_cannot_open_reports_why(tmp_path: Path) -> None:
     driver = ScriptedDriver(full_story())
-    app, _ = make_app(tmp_path, driver, open_error=ModuleNotFoundError("engine.runner"))
+    app, _ = make_app(tmp_path, driver, open_error=ModuleNotFoundError("engine.run.runner"))
     async with app.run_test(size=(120, 36)) as pilot:
         await ask(pilot)
         text = plain(app.screen.query_one(RunNotice))

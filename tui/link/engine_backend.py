@@ -89,10 +89,10 @@ class EngineBackend:
     async def open_session(self, session_id: str | None) -> AsyncIterator[SessionDriver]:
         # The LangChain stack takes seconds to import: in a thread, so the screen keeps
         # drawing (the question just asked, its spinner) meanwhile.
-        await asyncio.to_thread(importlib.import_module, "engine.runner")
+        await asyncio.to_thread(importlib.import_module, "engine.run.runner")
         from engine import run_lock
         from engine.preflight import require_working_search
-        from engine.runner import open_session
+        from engine.run.runner import open_session
 
         # A search provider that cannot work stops here, naming the variable, not mid-run.
         require_working_search(self.settings)

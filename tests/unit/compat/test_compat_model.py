@@ -151,8 +151,8 @@ async def test_a_server_that_always_cuts_its_answers_short_is_named(tmp_path: Pa
 
 
 async def test_structured_calls_report_their_tokens_to_usage_callbacks(tmp_path: Path) -> None:
+    from engine.run.usage_tracker import UsageTracker
     from engine.schemas import ResearchBrief
-    from engine.usage_tracker import UsageTracker
 
     tracker = UsageTracker()
     with OpenAIServer() as llm:
@@ -379,4 +379,3 @@ async def test_probes_during_a_rate_limit_outage_are_short_and_never_remembered(
     assert detected.conclusive and detected.tool_calling == "prompted"
     cached = json.loads((tmp_path / "model_profiles.json").read_text(encoding="utf-8"))
     assert [entry["source"] for entry in cached.values()] == ["detected"]
-

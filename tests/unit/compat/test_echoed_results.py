@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from engine.shallow.answer import COPIED_ANSWER, QUOTED_INSTEAD, finished_answer
+from engine.quick.answer import COPIED_ANSWER, QUOTED_INSTEAD, finished_answer
 from engine.sourcing.echo import without_echo
 from engine.sourcing.source_numbers import SourceCatalog
 

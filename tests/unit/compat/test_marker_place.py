@@ -47,7 +47,7 @@ def test_a_marker_elsewhere_stays(written: str) -> None:
 def test_the_quick_answer_is_placed_so() -> None:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-    from engine.shallow.answer import finished_answer
+    from engine.quick.answer import finished_answer
 
     results = ToolMessage(
         content=(

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from engine.events import event_to_json
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from tests.unit.engine.conftest import Scenario, make_settings
 

@@ -15,7 +15,7 @@ from engine.events import (
     RunFinished,
     SessionStarted,
 )
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import list_sessions
 from tests.unit.engine.conftest import Scenario, make_settings

@@ -18,7 +18,7 @@ from engine.events import (
     UsageUpdated,
 )
 from engine.markdown_file import markdown_file_text
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import list_sessions, load_report
 from tests.unit.engine.conftest import Scenario, make_settings

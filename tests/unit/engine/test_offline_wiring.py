@@ -9,7 +9,7 @@ import pytest
 
 from engine.config import settings_from_mapping
 from engine.events import OFFLINE_NOTICE, EvidenceAdded, PlanProposed, ReportReady, RunFinished
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"

@@ -15,7 +15,7 @@ import pytest
 from engine import run_lock
 from engine.commands.run import EXIT_FAILED, EXIT_OK, EXIT_UNVERIFIED, run_headless
 from engine.events import RunFailed, RunFinished
-from engine.runner import drive, open_session
+from engine.run.runner import drive, open_session
 from engine.sessions_log import load_events, stored_lines
 from tests.unit.engine.conftest import Scenario, make_settings
 from tests.unit.engine.test_headless import parse

@@ -16,7 +16,7 @@ from engine.middleware.retry import RetryPolicy
 from engine.middleware.trace_hops import _inline_unless_tracing, install_inline_trace_setup
 from engine.nodes.deps import EngineDeps
 from engine.nodes.researcher import prepare_researcher, run_research_unit
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from tests.helpers.scripted_model import ScriptedChatModel, tool_call_message
 from tests.unit.engine.conftest import Scenario, fake_tools, make_settings

@@ -17,7 +17,7 @@ from engine.events import (
     RuntimeProgress,
 )
 from engine.nodes.topic import topic_shifted
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import list_sessions, load_report
 from tests.unit.engine.conftest import Scenario, make_settings

@@ -10,8 +10,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from engine.events import PlanProposed
-from engine.plan_edits import keep_edits
-from engine.runner import open_session
+from engine.nodes.plan_edits import keep_edits
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision, ResearchPlan, ResearchTrack
 from tests.helpers.scripted_model import structured_reply, system_text
 from tests.unit.engine.conftest import Scenario, make_settings

@@ -9,7 +9,7 @@ import pytest
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
-from engine.list_bullets import one_bullet_per_item
+from engine.nodes.list_bullets import one_bullet_per_item
 from engine.nodes.verify import verify_citations
 from tests.helpers.scripted_model import ScriptedChatModel
 from tests.unit.engine.test_report import deps, state

@@ -11,7 +11,7 @@ import pytest
 from engine.cli import build_parser
 from engine.commands.eval import evaluate
 from engine.events import Event, PlanProposed, ReportReady, SessionStarted
-from engine.runner import drive, open_session
+from engine.run.runner import drive, open_session
 from engine.sessions_log import events_path, load_events, logged
 from tests.fixtures.servers import local_settings
 

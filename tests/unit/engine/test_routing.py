@@ -18,9 +18,9 @@ from engine.events import (
     RouteDecided,
     RunFinished,
 )
-from engine.runner import open_session
-from engine.shallow.budget import shallow_recursion_limit
-from engine.shallow.prompt import QUICK_PROMPT_MARKER
+from engine.quick.budget import quick_recursion_limit
+from engine.quick.prompt import QUICK_PROMPT_MARKER
+from engine.run.runner import open_session
 from tests.helpers.scripted_model import system_text, tool_call_message
 from tests.unit.engine.conftest import Scenario, make_settings, page_url
 
@@ -94,7 +94,7 @@ async def test_an_explicit_mode_overrides_without_asking_the_classifier(tmp_path
     assert router_calls(scenario) == 0
 
 
-async def test_the_quick_path_runs_under_the_shallow_graphs_recursion_limit(tmp_path: Path):
+async def test_the_quick_path_runs_under_the_quick_graphs_recursion_limit(tmp_path: Path):
     settings = make_settings(tmp_path, max_llm_turns=4, max_tool_iterations=3)
     scenario = QuickScenario()
     limits: list[int] = []
@@ -115,4 +115,4 @@ async def test_the_quick_path_runs_under_the_shallow_graphs_recursion_limit(tmp_
         events = await collect(session.start("When do alpha caches expire?", mode="quick"))
     assert isinstance(events[-1], RunFinished) and events[-1].status == "completed"
     # The model's search and the question searched as asked beside it, both under the limit.
-    assert limits == [shallow_recursion_limit(settings)] * 2 == [4 * 2 + 10] * 2
+    assert limits == [quick_recursion_limit(settings)] * 2 == [4 * 2 + 10] * 2

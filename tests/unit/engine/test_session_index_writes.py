@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.events import RunFinished, SessionStarted
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import list_sessions
 from tests.unit.engine.conftest import Scenario, make_settings

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from engine.events import EvidenceAdded, PlanProposed, ReportReady
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from engine.sessions import load_report, record_session
 from engine.sessions_log import load_events

@@ -11,7 +11,7 @@ from engine.events import (
     RunFinished,
     RuntimeProgress,
 )
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.schemas import PlanDecision
 from tests.unit.engine.conftest import Scenario, make_settings
 
@@ -356,7 +356,7 @@ async def test_research_that_ends_at_its_cap_reports_the_final_gate_verdict(tmp_
 
 def test_the_gate_reason_counts_agree_with_their_nouns():
     from engine.citations.evidence import EvidenceRecord
-    from engine.gate import evaluate_gate
+    from engine.nodes.gate import evaluate_gate
 
     one = EvidenceRecord(id="e1", claim="Alpha holds.", source_urls=["https://a.example/x"])
     gate = evaluate_gate([one], min_records=2, min_domains=2)

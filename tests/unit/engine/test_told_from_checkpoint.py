@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.events import ReportReady, RunFinished
-from engine.runner import open_session
+from engine.run.runner import open_session
 from engine.sessions import get_session, load_report, record_session
 from engine.sessions_log import events_path, load_events
 from tests.unit.engine.conftest import Scenario, make_settings

@@ -81,7 +81,7 @@ def test_the_doc_names_enough_paths_for_the_check_to_mean_something() -> None:
 
 def test_a_moved_file_folder_module_or_attribute_is_reported() -> None:
     text = (
-        "Runs `engine/runner.py` then `engine/nowhere.py`, reads `docs/gone/`, "
+        "Runs `engine/run/runner.py` then `engine/nowhere.py`, reads `docs/gone/`, "
         "loads engine.platform_graph:make_graph and engine.platform_graph:no_such_thing, "
         "and imports engine.vanished.module."
     )

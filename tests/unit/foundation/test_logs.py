@@ -83,8 +83,9 @@ async def test_a_mistyped_checkpoint_url_never_shows_its_password(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from engine import checkpoints
+    from engine.store import postgres_checkpoints
 
-    monkeypatch.setattr(checkpoints, "POSTGRES_CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr(postgres_checkpoints, "POSTGRES_CONNECT_SECONDS", 0.5)
     settings = settings_from_mapping({"DATA_DIR": str(tmp_path), "CHECKPOINT_URL": url})
     caplog.set_level(logging.INFO)
     with pytest.raises(checkpoints.CheckpointStoreError) as raised:

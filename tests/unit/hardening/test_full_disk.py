@@ -46,7 +46,7 @@ def test_checkpoints_the_disk_cannot_take_are_one_line_not_a_chain_of_tracebacks
             raise RuntimeError("while handling it, another write failed") from exc
         yield  # pragma: no cover
 
-    monkeypatch.setattr("engine.runner.checkpointer", full)
+    monkeypatch.setattr("engine.run.runner.checkpointer", full)
     code, _out, err = sandbox.run("run", QUESTION, "--yes", "--mode", "quick")
     assert code == 1
     assert "Traceback" not in err

@@ -16,13 +16,13 @@ from engine.config import settings_from_mapping
 from engine.middleware.retry import RetryPolicy
 from engine.models.compat.reply_watch import STOPPED_EARLY, stop_reply_when
 from engine.models.factory import make_chat_model
-from engine.shallow.answer import QUOTED_INSTEAD
-from engine.shallow.budget import SYNTHESIS_ANCHOR
-from engine.shallow.graph import COPY_NOTICE, build_shallow_graph, final_answer
+from engine.quick.answer import QUOTED_INSTEAD
+from engine.quick.budget import SYNTHESIS_ANCHOR
+from engine.quick.graph import COPY_NOTICE, build_quick_graph, final_answer
 from engine.sourcing.echo import copying_results
 from engine.sourcing.source_numbers import SourceCatalog
 from tests.fixtures.openai_server import OpenAIServer
-from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
+from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
 
 EVENT = (
     "event - Apache HTTP Server Version 2.4",
@@ -51,7 +51,7 @@ def search_tool() -> list[BaseTool]:
 
 async def _run(replies: list[object]) -> tuple[str, RecordingChatModel]:
     model = RecordingChatModel.sequence([calls_message(search(QUESTION)), *replies])
-    graph = build_shallow_graph(model, search_tool(), settings_from_mapping({}))
+    graph = build_quick_graph(model, search_tool(), settings_from_mapping({}))
     state = await graph.ainvoke({"messages": [HumanMessage(QUESTION)]})
     return final_answer(state), model
 

@@ -89,7 +89,7 @@ _ANSWER_RULES = [
 ]
 
 
-def render_shallow_prompt(
+def render_quick_prompt(
     *,
     tools_info: Sequence[Mapping[str, str]],
     now: datetime,

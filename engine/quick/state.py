@@ -1,4 +1,4 @@
-"""The state the shallow researcher carries between its two nodes."""
+"""The state the quick researcher carries between its two nodes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
 
-class ShallowResearchState(TypedDict):
+class QuickResearchState(TypedDict):
     """Conversation plus the context the prompt is rendered from and the spent budget.
 
     Only `messages` is required. `tool_iterations` counts every tool call the model asked for

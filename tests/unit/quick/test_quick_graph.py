@@ -9,20 +9,20 @@ from typing_extensions import TypedDict
 
 from engine.config import Settings, settings_from_mapping
 from engine.events import MetricRecorded
-from engine.shallow.answer import EMPTY_ANSWER
-from engine.shallow.budget import SYNTHESIS_ANCHOR, shallow_recursion_limit
-from engine.shallow.graph import (
+from engine.quick.answer import EMPTY_ANSWER
+from engine.quick.budget import SYNTHESIS_ANCHOR, quick_recursion_limit
+from engine.quick.graph import (
     BUDGET_METRIC,
     CITE_REMINDER,
     MALFORMED_CALL_NOTICE,
     QUICK_TURN_TOKENS,
     SEARCH_MORE_NOTICE,
     TOOL_FAILURE_MESSAGE,
-    build_shallow_graph,
+    build_quick_graph,
     final_answer,
 )
-from engine.shallow.retrieval import ANSWER_SHAPE, passage_budget
-from tests.unit.shallow.shallow_doubles import (
+from engine.quick.retrieval import ANSWER_SHAPE, passage_budget
+from tests.unit.quick.quick_doubles import (
     FakeTools,
     RecordingChatModel,
     calls_message,
@@ -49,7 +49,7 @@ def always_searching(messages: list[BaseMessage]) -> AIMessage:
 async def test_the_question_is_searched_first_and_answered_in_one_call() -> None:
     tools = FakeTools()
     model = RecordingChatModel.sequence([ANSWER])
-    graph = build_shallow_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
+    graph = build_quick_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
 
     state = await graph.ainvoke(question())
 
@@ -78,7 +78,7 @@ async def test_the_question_is_searched_first_and_answered_in_one_call() -> None
 async def test_after_a_search_of_its_own_the_model_is_reminded_to_cite() -> None:
     tools = FakeTools()
     model = RecordingChatModel.sequence([calls_message(search("python 3.13 release")), ANSWER])
-    graph = build_shallow_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
+    graph = build_quick_graph(model, tools.tools(), quick_settings(), clock=CLOCK)
 
     state = await graph.ainvoke(question())
 
@@ -96,7 +96,7 @@ async def test_after_a_search_of_its_own_the_model_is_reminded_to_cite() -> None
 async def test_spent_budget_forces_a_tool_free_synthesis() -> None:
     tools = FakeTools()
     model = RecordingChatModel.replying(always_searching)
-    graph = build_shallow_graph(model, tools.tools(), quick_settings(max_tool_iterations=2))
+    graph = build_quick_graph(model, tools.tools(), quick_settings(max_tool_iterations=2))
 
     state = await graph.ainvoke(question())
 
@@ -120,7 +120,7 @@ async def test_parallel_calls_count_one_each_and_the_excess_is_dropped() -> None
     three = calls_message(search("a"), search("b"), search("c"))
     three_more = calls_message(search("d"), search("e"), search("f"))
     model = RecordingChatModel.sequence([three, three_more, ANSWER])
-    graph = build_shallow_graph(model, tools.tools(), quick_settings(max_tool_iterations=5))
+    graph = build_quick_graph(model, tools.tools(), quick_settings(max_tool_iterations=5))
 
     state = await graph.ainvoke(question())
 
@@ -139,29 +139,29 @@ async def test_the_last_model_turn_is_the_synthesis_so_the_recursion_limit_holds
     tools = FakeTools()
     model = RecordingChatModel.replying(always_searching)
     settings = quick_settings(max_llm_turns=4, max_tool_iterations=200)
-    graph = build_shallow_graph(model, tools.tools(), settings)
+    graph = build_quick_graph(model, tools.tools(), settings)
     assert graph.config is not None
-    assert graph.config["recursion_limit"] == shallow_recursion_limit(settings) == 18
+    assert graph.config["recursion_limit"] == quick_recursion_limit(settings) == 18
 
     steps = [update async for update in graph.astream(question(), stream_mode="updates")]
 
     assert len(model.calls) == 4
     assert tools.count() == 3 + 1
     assert model.calls[-1].bound_tools == ()
-    assert len(steps) == 8 <= shallow_recursion_limit(settings)
+    assert len(steps) == 8 <= quick_recursion_limit(settings)
 
 
 async def test_the_recursion_limit_travels_with_the_graph_into_a_parent_node() -> None:
     tools = FakeTools()
     model = RecordingChatModel.replying(always_searching)
     settings = quick_settings(max_llm_turns=10, max_tool_iterations=50)
-    shallow = build_shallow_graph(model, tools.tools(), settings)
+    quick_graph = build_quick_graph(model, tools.tools(), settings)
 
     class Parent(TypedDict):
         answer: str
 
     async def quick_research(_: Parent) -> dict[str, str]:
-        result = await shallow.ainvoke(question())
+        result = await quick_graph.ainvoke(question())
         return {"answer": final_answer(result)}
 
     parent = StateGraph(Parent)
@@ -181,13 +181,13 @@ async def test_requests_stay_under_the_context_size_and_keep_the_newest_output_w
     model = RecordingChatModel.sequence(
         [calls_message(search(f"topic {n}")) for n in range(4)] + [ANSWER]
     )
-    graph = build_shallow_graph(
+    graph = build_quick_graph(
         model, tools.tools(), quick_settings(max_tool_iterations=4), max_context_chars=9_000
     )
 
     state = await graph.ainvoke(question())
 
-    from engine.shallow.compaction import request_chars
+    from engine.quick.compaction import request_chars
 
     assert final_answer(state) == ANSWER
     sizes = [request_chars(call.messages) for call in model.calls]
@@ -214,7 +214,7 @@ async def test_requests_stay_under_the_context_size_and_keep_the_newest_output_w
 async def test_a_failing_tool_reaches_the_model_as_a_generic_message() -> None:
     tools = FakeTools(fail_with=RuntimeError("upstream 10.1.2.3 said: key sk-secret rejected"))
     model = RecordingChatModel.sequence([calls_message(search("x")), ANSWER])
-    graph = build_shallow_graph(model, tools.tools(), quick_settings())
+    graph = build_quick_graph(model, tools.tools(), quick_settings())
 
     state = await graph.ainvoke(question())
 
@@ -227,7 +227,7 @@ async def test_a_failing_tool_reaches_the_model_as_a_generic_message() -> None:
 
 async def test_selected_data_sources_narrow_the_bound_tools() -> None:
     model = RecordingChatModel.sequence([ANSWER])
-    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings())
+    graph = build_quick_graph(model, FakeTools().tools(), quick_settings())
 
     await graph.ainvoke({**question(), "data_sources": ["fetch_url"]})
 
@@ -238,7 +238,7 @@ async def test_selected_data_sources_narrow_the_bound_tools() -> None:
 async def test_state_context_reaches_the_prompt() -> None:
     # Fetch only: nothing is searched first, so the documents are listed to be read.
     model = RecordingChatModel.sequence([ANSWER])
-    graph = build_shallow_graph(
+    graph = build_quick_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
 
@@ -261,7 +261,7 @@ async def test_state_context_reaches_the_prompt() -> None:
 
 async def test_build_time_documents_are_listed_when_the_state_names_none() -> None:
     model = RecordingChatModel.sequence([ANSWER])
-    graph = build_shallow_graph(
+    graph = build_quick_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
     await graph.ainvoke({**question(), "data_sources": ["fetch_url"]})
@@ -271,7 +271,7 @@ async def test_build_time_documents_are_listed_when_the_state_names_none() -> No
 async def test_an_answer_citing_no_passage_gets_one_turn_with_the_tools() -> None:
     uncited = "Python 3.13 came out in 2024."
     model = RecordingChatModel.sequence([uncited, calls_message(search("python 3.13")), ANSWER])
-    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings())
+    graph = build_quick_graph(model, FakeTools().tools(), quick_settings())
 
     state = await graph.ainvoke(question())
 
@@ -289,7 +289,7 @@ async def test_an_answer_citing_no_passage_gets_one_turn_with_the_tools() -> Non
 async def test_a_tool_call_it_could_not_read_gets_another_turn() -> None:
     garbled = '<tool_call>{"name": "search_web", "arguments": {"query": </tool_call>'
     model = RecordingChatModel.sequence([calls_message(search("python")), garbled, ANSWER])
-    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings())
+    graph = build_quick_graph(model, FakeTools().tools(), quick_settings())
 
     state = await graph.ainvoke(question())
 
@@ -299,7 +299,7 @@ async def test_a_tool_call_it_could_not_read_gets_another_turn() -> None:
 
 async def test_once_passages_are_given_the_documents_are_not_listed() -> None:
     model = RecordingChatModel.sequence(["Not in these passages.", ANSWER])
-    graph = build_shallow_graph(
+    graph = build_quick_graph(
         model, FakeTools().tools(), quick_settings(), available_documents=["default.md"]
     )
 
@@ -317,7 +317,7 @@ async def test_once_passages_are_given_the_documents_are_not_listed() -> None:
 
 async def test_without_tools_the_model_answers_directly() -> None:
     model = RecordingChatModel.sequence([ANSWER])
-    graph = build_shallow_graph(model, [], quick_settings())
+    graph = build_quick_graph(model, [], quick_settings())
 
     state = await graph.ainvoke(question())
 
@@ -328,7 +328,7 @@ async def test_without_tools_the_model_answers_directly() -> None:
 
 async def test_the_budget_metric_reports_what_the_run_spent() -> None:
     model = RecordingChatModel.replying(always_searching)
-    graph = build_shallow_graph(model, FakeTools().tools(), quick_settings(max_tool_iterations=1))
+    graph = build_quick_graph(model, FakeTools().tools(), quick_settings(max_tool_iterations=1))
 
     events = [e async for e in graph.astream(question(), stream_mode="custom")]
 

@@ -5,7 +5,7 @@ answer; in `auto` mode the route classifier adds one call first. The search tool
 instantly, so the wall time should be the sum of the model delays plus the graph's own
 overhead. Target: at most 3 round trips, wall time within 10 % of their sum.
 
-    uv run python bench/shallow.py [--delay 0.2] [--runs 5]
+    uv run python bench/quick.py [--delay 0.2] [--runs 5]
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
-from engine.router import decide_route
-from engine.shallow.graph import build_shallow_graph, final_answer
+from engine.nodes.router import decide_route
+from engine.quick.graph import build_quick_graph, final_answer
 
 QUESTION = "When was Python 3.13 released?"
 ANSWER = (
@@ -89,7 +89,7 @@ def search_tool() -> BaseTool:
 async def one_run(mode: str, delay: float) -> tuple[float, int, float]:
     """(wall seconds, model round trips, summed model seconds) for one quick question."""
     model = DelayedModel(delay=delay, round_trips=[])
-    graph = build_shallow_graph(model, [search_tool()], settings_from_mapping({}))
+    graph = build_quick_graph(model, [search_tool()], settings_from_mapping({}))
     started = time.perf_counter()
     decision, _ = await decide_route(model, QUESTION, mode)  # type: ignore[arg-type]
     assert decision.mode == "quick"

@@ -9,9 +9,9 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
-from engine.shallow.graph import build_shallow_graph, final_answer
+from engine.quick.graph import build_quick_graph, final_answer
 from engine.sourcing.question_search import merged_results, naming, same_query, unnamed_names
-from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
+from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
 
 QUESTION = "Which placeholder styles does sqlite3 support?"
 
@@ -78,7 +78,7 @@ class Corpus:
 
 
 def quick_graph(model: RecordingChatModel, corpus: Corpus) -> Any:
-    return build_shallow_graph(model, corpus.tools(), settings_from_mapping({}))
+    return build_quick_graph(model, corpus.tools(), settings_from_mapping({}))
 
 
 def _passages_turn(model: RecordingChatModel, call: int = 0) -> str:
@@ -122,7 +122,7 @@ async def test_a_model_that_searches_more_gets_results_numbered_on() -> None:
 async def test_the_offline_model_reads_the_engines_search_as_a_tool_result() -> None:
     corpus = Corpus()
     model = RecordingChatModel.sequence(["It takes the qmark and named styles [1]."])
-    graph = build_shallow_graph(model, corpus.tools(), settings_from_mapping({}), chat_model=False)
+    graph = build_quick_graph(model, corpus.tools(), settings_from_mapping({}), chat_model=False)
 
     await graph.ainvoke({"messages": [HumanMessage(QUESTION)]})
 

@@ -41,15 +41,15 @@ from engine.logs import configure_logging, get_logger
 from engine.nodes.deps import EngineDeps, default_deps
 from engine.nodes.failures import sanitize_run_error
 from engine.nodes.verify import report_ready_event
-from engine.pauses import pause_events, pause_status, resumed_phase
 from engine.protocol import PROCEED_ON_LIKELY_READING
+from engine.run.pauses import pause_events, pause_status, resumed_phase
+from engine.run.tracing import session_tracer
+from engine.run.unit_tracker import UnitTracker
+from engine.run.usage_tracker import UsageTracker
 from engine.schemas import PlanDecision
 from engine.sessions import record_session
 from engine.sessions_log import logged, logged_evidence_keys, run_end_logged, stored_spend
 from engine.sessions_state import evidence_of, is_finished, report_saved_here
-from engine.tracing import session_tracer
-from engine.unit_tracker import UnitTracker
-from engine.usage_tracker import UsageTracker
 
 _log = get_logger("runner")
 # The main graph's own steps are few; researchers carry their own explicit limits.

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from engine.config import settings_from_mapping
-from engine.shallow.compaction import (
+from engine.quick.compaction import (
     compact_messages,
     context_char_budget,
     message_chars,

@@ -6,9 +6,9 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
-from engine.shallow.answer import QUOTED_BESIDE_UNCITED
-from engine.shallow.graph import build_shallow_graph, final_answer
-from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message, search
+from engine.quick.answer import QUOTED_BESIDE_UNCITED
+from engine.quick.graph import build_quick_graph, final_answer
+from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
 
 GROUPBY = (
     "itertools — groupby",
@@ -36,7 +36,7 @@ def search_tool() -> list[BaseTool]:
 
 async def answer_to(question: str, reply: str) -> str:
     model = RecordingChatModel.sequence([calls_message(search(question)), reply])
-    graph = build_shallow_graph(model, search_tool(), settings_from_mapping({}))
+    graph = build_quick_graph(model, search_tool(), settings_from_mapping({}))
     state = await graph.ainvoke({"messages": [HumanMessage(question)]})
     return final_answer(state)
 
@@ -79,7 +79,7 @@ async def test_an_uncited_answer_that_restates_a_passage_is_answered_in_one_call
     question = "What must be true of the input to itertools.groupby?"
     restated = "The iterable passed to groupby needs to already be sorted on the same key function."
     model = RecordingChatModel.sequence([restated])
-    graph = build_shallow_graph(model, search_tool(), settings_from_mapping({}))
+    graph = build_quick_graph(model, search_tool(), settings_from_mapping({}))
 
     state = await graph.ainvoke({"messages": [HumanMessage(question)]})
 

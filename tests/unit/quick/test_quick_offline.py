@@ -8,7 +8,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
 from engine.models.offline import OfflineChatModel
-from engine.shallow.graph import build_shallow_graph, final_answer
+from engine.quick.graph import build_quick_graph, final_answer
 
 PAGE = "https://example.org/france"
 SENTENCE = "Paris is the capital and largest city of France."
@@ -33,7 +33,7 @@ async def test_offline_model_answers_a_quick_question_with_a_citation() -> None:
     log: list[str] = []
     settings = settings_from_mapping({})
     # As the engine builds it for the offline model (engine/nodes/quick.py).
-    graph = build_shallow_graph(OfflineChatModel(), corpus_tools(log), settings, chat_model=False)
+    graph = build_quick_graph(OfflineChatModel(), corpus_tools(log), settings, chat_model=False)
 
     state = await graph.ainvoke(
         {"messages": [HumanMessage(content="What is the capital of France?")]}

@@ -12,20 +12,20 @@ SYNTHESIS_ANCHOR = (
 )
 
 
-def shallow_recursion_limit(settings: Settings) -> int:
+def quick_recursion_limit(settings: Settings) -> int:
     """LangGraph's step limit for one quick run: two steps per round trip plus headroom."""
     return settings.max_llm_turns * 2 + 10
 
 
 @dataclass(frozen=True)
-class ShallowBudget:
+class QuickBudget:
     """Caps on tool calls (each parallel call counts) and on model turns."""
 
     max_tool_iterations: int
     max_llm_turns: int
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> ShallowBudget:
+    def from_settings(cls, settings: Settings) -> QuickBudget:
         return cls(
             max_tool_iterations=settings.max_tool_iterations,
             max_llm_turns=settings.max_llm_turns,

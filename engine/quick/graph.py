@@ -1,6 +1,6 @@
-"""The shallow researcher: `retrieve`, then an `agent ⇄ tools` LangGraph loop with a hard budget.
+"""The quick researcher: `retrieve`, then an `agent ⇄ tools` LangGraph loop with a hard budget.
 
-`retrieve` searches the question as asked before the model speaks (engine/shallow/retrieval.py),
+`retrieve` searches the question as asked before the model speaks (engine/quick/retrieval.py),
 and a chat model answers from those numbered passages first, in one call without tools, as a
 retrieve-then-answer script would. Only an answer that neither cites nor restates a passage
 gets a turn with the tools, to search for what is missing. Each agent turn renders the
@@ -38,23 +38,23 @@ from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
 from engine.models.compat.reply_watch import stop_reply_when
-from engine.shallow.answer import (
+from engine.quick.answer import (
     answer_only,
     finished_answer,
     question_of,
     without_raw_tool_calls,
 )
-from engine.shallow.budget import SYNTHESIS_ANCHOR, ShallowBudget, shallow_recursion_limit
-from engine.shallow.compaction import compact_messages, context_char_budget
-from engine.shallow.prompt import WEB_SEARCH_TOOL, render_shallow_prompt, tools_info_from
-from engine.shallow.retrieval import (
+from engine.quick.budget import SYNTHESIS_ANCHOR, QuickBudget, quick_recursion_limit
+from engine.quick.compaction import compact_messages, context_char_budget
+from engine.quick.prompt import WEB_SEARCH_TOOL, render_quick_prompt, tools_info_from
+from engine.quick.retrieval import (
     is_retrieval_call,
     passage_budget,
     retrieval_messages,
     retrieve,
     with_passages_turn,
 )
-from engine.shallow.state import ShallowResearchState
+from engine.quick.state import QuickResearchState
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.echo import copying_results, without_echo
 from engine.sourcing.source_numbers import (
@@ -133,7 +133,7 @@ def quick_path_tools(tools: Sequence[BaseTool]) -> list[BaseTool]:
     return [tool for tool in tools if tool.name not in QUICK_PATH_EXCLUDED_TOOLS]
 
 
-def _selected_tools(state: ShallowResearchState, tools: list[BaseTool]) -> list[BaseTool]:
+def _selected_tools(state: QuickResearchState, tools: list[BaseTool]) -> list[BaseTool]:
     """Tools narrowed to the data sources the person selected (tool names), if any."""
     sources = state.get("data_sources")
     if not sources:
@@ -176,7 +176,7 @@ def _unreadable_call(reply: AIMessage) -> bool:
     return not reply.tool_calls and looks_like_tool_call(message_text(reply))
 
 
-async def _route(state: ShallowResearchState) -> str:
+async def _route(state: QuickResearchState) -> str:
     """Run the tools when the reply asked for any; a notice to the model (the last message is
     the engine's, not the model's) is another agent turn; else finish.
 
@@ -197,7 +197,7 @@ def _cites_a_passage(reply: AIMessage, catalog: SourceCatalog) -> bool:
 
 
 def _budget_metric(
-    budget: ShallowBudget, tool_iterations: int, llm_turns: int, *, forced: bool
+    budget: QuickBudget, tool_iterations: int, llm_turns: int, *, forced: bool
 ) -> MetricRecorded:
     """What the finished quick run spent, for the panes that show what the quick path did."""
     return MetricRecorded(
@@ -212,7 +212,7 @@ def _budget_metric(
     )
 
 
-def final_answer(state: ShallowResearchState) -> str:
+def final_answer(state: QuickResearchState) -> str:
     """The text of the last assistant message: the quick path's cited answer."""
     for message in reversed(state["messages"]):
         if isinstance(message, AIMessage):
@@ -220,7 +220,7 @@ def final_answer(state: ShallowResearchState) -> str:
     return ""
 
 
-def build_shallow_graph(
+def build_quick_graph(
     model: BaseChatModel,
     tools: list[BaseTool],
     settings: Settings,
@@ -248,14 +248,14 @@ def build_shallow_graph(
     nodes = _QuickNodes(
         model,
         quick_path_tools(tools),
-        ShallowBudget.from_settings(settings),
+        QuickBudget.from_settings(settings),
         char_budget=char_budget,
         now=clock or (lambda: datetime.now().astimezone()),
         available_documents=available_documents,
         passage_budget=passage_budget(char_budget),
         chat_model=chat_model,
     )
-    graph = StateGraph(ShallowResearchState)
+    graph = StateGraph(QuickResearchState)
     graph.add_node("agent", nodes.agent)
     if any(tool.name == WEB_SEARCH_TOOL for tool in nodes.bound_tools):
         graph.add_node("retrieve", nodes.retrieve)
@@ -270,7 +270,7 @@ def build_shallow_graph(
     else:
         graph.add_edge("agent", END)
     compiled = graph.compile(name=GRAPH_NAME)
-    return compiled.with_config(recursion_limit=shallow_recursion_limit(settings))
+    return compiled.with_config(recursion_limit=quick_recursion_limit(settings))
 
 
 class _QuickNodes:
@@ -280,7 +280,7 @@ class _QuickNodes:
         self,
         model: BaseChatModel,
         bound_tools: list[BaseTool],
-        budget: ShallowBudget,
+        budget: QuickBudget,
         *,
         char_budget: int,
         now: Callable[[], datetime],
@@ -299,11 +299,11 @@ class _QuickNodes:
         self.tool_node = ToolNode(bound_tools, handle_tool_errors=_tool_failure)
 
     def request_for(
-        self, state: ShallowResearchState, usable: list[BaseTool], exhausted: bool
+        self, state: QuickResearchState, usable: list[BaseTool], exhausted: bool
     ) -> list[BaseMessage]:
         listed = state.get("tools_info") or tools_info_from(usable)
         passages_given = any(is_retrieval_call(m) for m in state["messages"])
-        prompt = render_shallow_prompt(
+        prompt = render_quick_prompt(
             tools_info=listed if usable else [],
             now=self.now(),
             available_documents=state.get("available_documents") or self.available_documents or (),
@@ -324,7 +324,7 @@ class _QuickNodes:
             request.append(HumanMessage(content=cite_reminder(question)))
         return compact_messages(request, self.char_budget)
 
-    async def agent(self, state: ShallowResearchState) -> dict[str, Any]:
+    async def agent(self, state: QuickResearchState) -> dict[str, Any]:
         iterations = state.get("tool_iterations") or 0
         turns = state.get("llm_turns") or 0
         usable = _selected_tools(state, self.bound_tools)
@@ -370,7 +370,7 @@ class _QuickNodes:
             emit(_budget_metric(self.budget, spent, turns + 1, forced=exhausted))
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
 
-    def _request_tokens(self, state: ShallowResearchState) -> int:
+    def _request_tokens(self, state: QuickResearchState) -> int:
         """What the answer-first call costs: its request (about four characters a token)
         and the longest reply a quick turn may write."""
         request = self.request_for(state, [], False)
@@ -378,7 +378,7 @@ class _QuickNodes:
 
     async def _reply(
         self,
-        state: ShallowResearchState,
+        state: QuickResearchState,
         usable: list[BaseTool],
         exhausted: bool,
         *,
@@ -406,7 +406,7 @@ class _QuickNodes:
         return reply
 
     async def _within_budget(
-        self, state: ShallowResearchState, usable: list[BaseTool], reply: AIMessage, iterations: int
+        self, state: QuickResearchState, usable: list[BaseTool], reply: AIMessage, iterations: int
     ) -> AIMessage:
         """The reply's tool calls cut to what the budget has left; a reply with no answer
         after a search, or still a copy of the results, is asked for once more."""
@@ -432,13 +432,13 @@ class _QuickNodes:
             return reply
         return again
 
-    async def run_tools(self, state: ShallowResearchState) -> dict[str, Any]:
+    async def run_tools(self, state: QuickResearchState) -> dict[str, Any]:
         result = await self.tool_node.ainvoke(state)
         messages: list[BaseMessage] = list(result.get("messages", []))
         catalog = catalog_of(state["messages"])
         return {"messages": renumber(messages, catalog)}
 
-    async def retrieve(self, state: ShallowResearchState) -> dict[str, Any]:
+    async def retrieve(self, state: QuickResearchState) -> dict[str, Any]:
         """The engine's own search for the question as asked, before the model's first turn."""
         messages: list[BaseMessage] = list(state["messages"])
         usable = _selected_tools(state, self.bound_tools)

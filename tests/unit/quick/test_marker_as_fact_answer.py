@@ -8,8 +8,8 @@ and [3]."; kept, the first passed verification as an answer that names no versio
 
 from __future__ import annotations
 
-from engine.shallow.answer import QUOTED_BESIDE_MARKERS, QUOTED_FOR_MARKERS
-from tests.unit.shallow.test_uncited_answer import answer_to
+from engine.quick.answer import QUOTED_BESIDE_MARKERS, QUOTED_FOR_MARKERS
+from tests.unit.quick.test_uncited_answer import answer_to
 
 QUESTION = "What must be true of the input to itertools.groupby?"
 

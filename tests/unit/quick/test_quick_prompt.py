@@ -2,14 +2,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engine.shallow.prompt import QUICK_PROMPT_MARKER, render_shallow_prompt, tools_info_from
-from tests.unit.shallow.shallow_doubles import FakeTools
+from engine.quick.prompt import QUICK_PROMPT_MARKER, render_quick_prompt, tools_info_from
+from tests.unit.quick.quick_doubles import FakeTools
 
 NOW = datetime(2031, 3, 14, 9, 26)
 
 
 def test_prompt_carries_tools_date_documents_and_person() -> None:
-    prompt = render_shallow_prompt(
+    prompt = render_quick_prompt(
         tools_info=tools_info_from(FakeTools().tools()[:2]),
         now=NOW,
         available_documents=["handbook.pdf — the staff handbook"],
@@ -30,7 +30,7 @@ def test_prompt_carries_tools_date_documents_and_person() -> None:
 
 
 def test_query_rewriting_adds_the_current_year_when_web_search_is_available() -> None:
-    prompt = render_shallow_prompt(tools_info=tools_info_from(FakeTools().tools()), now=NOW)
+    prompt = render_quick_prompt(tools_info=tools_info_from(FakeTools().tools()), now=NOW)
     assert "## Query rewriting" in prompt
     assert "upcoming, next, latest" in prompt
     assert "(2031)" in prompt
@@ -39,14 +39,14 @@ def test_query_rewriting_adds_the_current_year_when_web_search_is_available() ->
 
 def test_no_query_rewriting_without_web_search() -> None:
     fetch_only = [t for t in FakeTools().tools() if t.name == "fetch_url"]
-    prompt = render_shallow_prompt(tools_info=tools_info_from(fetch_only), now=NOW)
+    prompt = render_quick_prompt(tools_info=tools_info_from(fetch_only), now=NOW)
     assert "## Query rewriting" not in prompt
     assert "## Available documents" not in prompt
 
 
 def test_long_document_lists_are_capped() -> None:
     documents = [f"doc{i}.md" for i in range(60)]
-    prompt = render_shallow_prompt(tools_info=[], now=NOW, available_documents=documents)
+    prompt = render_quick_prompt(tools_info=[], now=NOW, available_documents=documents)
     assert "- doc49.md" in prompt
     assert "- doc50.md" not in prompt
     assert "… and 10 more" in prompt

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage
 
-from engine.router import (
+from engine.nodes.router import (
     CLASSIFIER_UNAVAILABLE,
     ROUTER_PROMPT,
     classify_route,
@@ -11,7 +11,7 @@ from engine.router import (
     resolve_route,
 )
 from engine.schemas import RouteDecision
-from tests.unit.shallow.shallow_doubles import RecordingChatModel, calls_message
+from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message
 
 QUICK = RouteDecision(mode="quick", reason="a single fact")
 DEEP = RouteDecision(mode="deep", reason="needs a survey")

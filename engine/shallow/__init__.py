@@ -1,5 +1,0 @@
-"""The quick path: one bounded `agent ⇄ tools` loop that answers simple questions with citations.
-
-Kept import-light on purpose (no LangChain or LangGraph here): import `engine.shallow.graph`
-for `build_shallow_graph` when the engine stack is being loaded anyway.
-"""
