@@ -318,6 +318,10 @@ def prose_parts(sentence: str, *, short_ok: bool = False) -> list[str]:
         if piece.endswith(":") and end < len(sentence):
             if len(piece.split()) < _MIN_LEAD_IN_WORDS or _POINTER_LEAD_IN_RE.search(piece):
                 continue
+            if ": " in piece:
+                # Another colon inside: the lead-in ran over flattened code or a list
+                # ("… loop: try: result = …"), which its page never wrote as one sentence.
+                continue
             piece = piece[:-1].rstrip() + "."
         first_word = piece.split(" ", 1)[0]
         checked = piece[:1].upper() + piece[1:] if is_code_name(first_word) else piece
