@@ -15,7 +15,7 @@ reads before it is asked for (`call_fits`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -245,11 +245,16 @@ def call_fits(estimated_tokens: int) -> bool:
     return meter is None or not meter.would_cross(estimated_tokens)
 
 
-# A report call reads its notes and evidence (about four characters a token) and writes.
+# A call is priced before it is made from what it reads (about four characters a token).
 _CHARS_PER_TOKEN = 4
 REPORT_OUTPUT_TOKENS = 1024
 
 
+def call_tokens(texts: Iterable[str], output_tokens: int) -> int:
+    """Roughly what a call costs: the texts it reads and the most it may write."""
+    return sum(len(text) for text in texts) // _CHARS_PER_TOKEN + output_tokens
+
+
 def report_tokens_for(texts: list[str]) -> int:
     """Roughly what the report's call will cost, from the texts its writer will read."""
-    return sum(len(text) for text in texts) // _CHARS_PER_TOKEN + REPORT_OUTPUT_TOKENS
+    return call_tokens(texts, REPORT_OUTPUT_TOKENS)

@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from engine.budget import call_fits
+from engine.budget import call_fits, call_tokens
 from engine.middleware.guarded import guarded_text_call
 from engine.middleware.retry import RetryPolicy
 from engine.middleware.structured_output import invoke_structured
@@ -37,7 +37,6 @@ _SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
 MAX_CLAIMS = 8
 # What a section or the summary writes at most, for pricing the call before it is made.
 SECTION_OUTPUT_TOKENS = 600
-_CHARS_PER_TOKEN = 4
 
 
 @dataclass
@@ -176,7 +175,7 @@ async def write_section(
 
 def _fits(system: str, prompt: str) -> bool:
     """Whether the writer's call, priced at what it reads and writes, stays under the caps."""
-    return call_fits((len(system) + len(prompt)) // _CHARS_PER_TOKEN + SECTION_OUTPUT_TOKENS)
+    return call_fits(call_tokens((system, prompt), SECTION_OUTPUT_TOKENS))
 
 
 def summary_prompt(question: str, sections: Sequence[WrittenSection]) -> str:

@@ -32,7 +32,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
-from engine.budget import budget_reached, budget_reached_by
+from engine.budget import budget_reached, budget_reached_by, call_tokens
 from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
@@ -371,10 +371,10 @@ class _QuickNodes:
         return {"messages": [reply], "tool_iterations": spent, "llm_turns": turns + 1}
 
     def _request_tokens(self, state: QuickResearchState) -> int:
-        """What the answer-first call costs: its request (about four characters a token)
-        and the longest reply a quick turn may write."""
+        """What the answer-first call costs: its request and the longest reply a quick turn
+        may write."""
         request = self.request_for(state, [], False)
-        return sum(len(message_text(m)) for m in request) // 4 + QUICK_TURN_TOKENS
+        return call_tokens(map(message_text, request), QUICK_TURN_TOKENS)
 
     async def _reply(
         self,
