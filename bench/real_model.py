@@ -20,15 +20,17 @@ corpus (docs/samples). On another corpus, point DOCUMENTS_PATH at it and pass
 skipped); with `--mode deep` the file's questions are asked as deep runs. `--keep DIR` keeps
 each run's report and audit. Deep mode asks one broader question with small caps (below; a
 variable already set in the environment wins). The plan holds 3 to 6 tracks and is approved
-as proposed; MAX_RESEARCHER_ITERATIONS=2 researches two of them, at most two at once.
+as proposed; MAX_RESEARCHER_ITERATIONS=3 researches three of them, at most two at once.
 
 Columns: model calls and prompt/completion tokens are summed from `UsageUpdated` events
 (the engine's own metering); `requests` counts the chat requests actually sent to the
 server (every attempt of every call, structured output and capability probes included),
 so a gap between the two is work the metering does not see. "claims supported/removed" is
 the report's cited sentences, how many their sources support, and how many grounding took
-out (GROUNDING=strict). tokens/s is completion tokens
-over the whole wall time (prompt processing, tools and retries included), not the
+out (GROUNDING=strict); "kept %" is the share of them the report keeps. "tracks" (deep) is
+the approved plan's tracks whose section keeps a supported sentence, then those whose section
+says why it has none (not researched, nothing found), of all the approved tracks. tokens/s is
+completion tokens over the whole wall time (prompt processing, tools and retries included), not the
 server's generation speed. Progress lines go to stderr as `deepresearch run` prints them.
 """
 
@@ -74,7 +76,7 @@ DEEP_QUESTION = (
     "use cancellation?"
 )
 DEEP_CAPS: dict[str, str] = {
-    "MAX_RESEARCHER_ITERATIONS": "2",
+    "MAX_RESEARCHER_ITERATIONS": "3",
     "MAX_CONCURRENT_RESEARCH_UNITS": "2",
     "MAX_REACT_TOOL_CALLS": "6",
     "MIN_EVIDENCE_RECORDS": "2",
@@ -106,6 +108,13 @@ class Row:
     verification: str
     completed: bool
     exit_reason: str
+    tracks: tuple[int, int, int] | None = None  # (with a supported sentence, said why, all)
+
+    @property
+    def kept_share(self) -> float | None:
+        if not self.claims or self.claims_removed is None:
+            return None
+        return (self.claims - self.claims_removed) / self.claims
 
     @property
     def tokens_per_second(self) -> float:
@@ -192,7 +201,14 @@ async def _one_session(
     quiet: bool,
 ) -> Row:
     from engine.commands.run import run_headless
-    from engine.events import ReportReady, RunFailed, RunFinished, UsageUpdated, parse_event
+    from engine.events import (
+        PlanApproved,
+        ReportReady,
+        RunFailed,
+        RunFinished,
+        UsageUpdated,
+        parse_event,
+    )
 
     settings = _session_settings(data_dir, overrides)
     events_path = data_dir / "events.jsonl"
@@ -223,7 +239,7 @@ async def _one_session(
             reason = f"raised {type(exc).__name__}"
     wall = time.perf_counter() - started
 
-    events = []
+    events: list[Any] = []
     if events_path.exists():
         for line in events_path.read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -233,6 +249,16 @@ async def _one_session(
     failures = [event for event in events if isinstance(event, RunFailed)]
     finished = [event for event in events if isinstance(event, RunFinished)]
     report = reports[-1] if reports else None
+    approved = [event for event in events if isinstance(event, PlanApproved)]
+    tracks = None
+    if report is not None and approved and mode == "deep":
+        sections = [track.section for track in approved[-1].plan.tracks]
+        supported = [
+            claim.text
+            for claim in report.claims
+            if claim.status == "supported" and claim.action == "kept"
+        ]
+        tracks = track_coverage(report.report, sections, supported)
     if not reason and code is not None:
         reason = EXIT_REASONS.get(code, f"exit {code}")
         if code == 1 and failures:
@@ -257,7 +283,37 @@ async def _one_session(
         verification=report.verification_status if report else "-",
         completed=any(event.status == "completed" for event in finished),
         exit_reason=reason,
+        tracks=tracks,
     )
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def track_coverage(report: str, sections: list[str], supported: list[str]) -> tuple[int, int, int]:
+    """How many of the tracks' sections keep a supported sentence, how many say why they have
+    none (the report's "This track was not researched" / "found nothing" line), of all."""
+    bodies: dict[str, str] = {}
+    heading = ""
+    for line in report.splitlines():
+        if line.startswith("## "):
+            heading = line[3:].strip()
+            bodies.setdefault(heading, "")
+        elif heading:
+            bodies[heading] += line + "\n"
+    covered = said_why = 0
+    for section in sections:
+        body = _flat(bodies.get(section.strip(), ""))
+        if any(_flat(text)[:60] in body for text in supported if text.strip()):
+            covered += 1
+        elif (
+            "this track was not researched" in body
+            or "this track found nothing" in body
+            or ("found nothing citable" in body)
+        ):
+            said_why += 1
+    return covered, said_why, len(sections)
 
 
 # ---- the table ----------------------------------------------------------------------------
@@ -273,6 +329,8 @@ HEADER = (
     "requests",
     "cites kept/removed",
     "claims supported/removed",
+    "kept %",
+    "tracks",
     "verification",
     "completed",
     "exit reason",
@@ -301,6 +359,8 @@ def _cells(row: Row) -> tuple[str, ...]:
         str(row.requests),
         cites,
         claims,
+        "-" if row.kept_share is None else f"{100 * row.kept_share:.0f}",
+        "-" if row.tracks is None else "{} + {} / {}".format(*row.tracks),
         row.verification,
         "yes" if row.completed else "no",
         row.exit_reason,
