@@ -1,15 +1,11 @@
-"""The report as the writer writes it: `ReportDelta` events, sent only from inside the writer.
+"""A draft of the report fed from a model call, as `ReportDelta` events: what is left of it.
 
-The writer node opens `streamed_report()` around its model call; whatever produces the text
-(a streaming transport, the offline model) hands its pieces to `report_draft()`, which is None
-everywhere else, so no other role's tokens ever reach the report pane.
+The report node sends the report section by section itself (engine/nodes/report.py), so no
+call opens a draft any more and `report_draft()` is None everywhere. The offline model still
+asks it (engine/models/offline/model.py); the module goes once that question goes.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from engine.emit import emit
 from engine.events import ReportDelta
@@ -65,34 +61,6 @@ def _heading(line: str) -> str | None:
     return rest.strip()
 
 
-_draft: ContextVar[ReportDraft | None] = ContextVar("report_draft", default=None)
-
-
-@contextmanager
-def streamed_report() -> Iterator[ReportDraft]:
-    """The writer's model call inside this block streams its text as `ReportDelta`s."""
-    draft = ReportDraft()
-    token = _draft.set(draft)
-    try:
-        yield draft
-    finally:
-        _draft.reset(token)
-
-
 def report_draft() -> ReportDraft | None:
-    """The report being streamed from this call, or None outside the writer."""
-    return _draft.get()
-
-
-def report_sink() -> Callable[[str], None]:
-    """For a model call about to stream: where its text pieces go (nowhere outside the
-    writer). Its first piece starts a new draft."""
-    draft = _draft.get()
-    if draft is None:
-        return _nowhere
-    draft.begin()
-    return draft.add
-
-
-def _nowhere(_: str) -> None:
+    """The draft this model call feeds: none, whichever call asks (see the module's note)."""
     return None

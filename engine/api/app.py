@@ -14,9 +14,10 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Path, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
+from sse_starlette import EventSourceResponse
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from engine.api.bodies import ClarificationAnswer, FollowUp, PlanReview, ResearchRequest
@@ -31,10 +32,10 @@ from engine.api.errors import (
 )
 from engine.api.legs import RESUME_LEG, Leg, answer_leg, review_leg, start_leg
 from engine.api.limits import BodyLimit
-from engine.api.public_paths import public_frame, without_server_paths
+from engine.api.public_paths import public_event, without_server_paths
 from engine.api.runs import SessionBusy, SessionRuns
 from engine.api.serve_settings import engine_processes as engine_processes_setting
-from engine.api.stream import session_events
+from engine.api.stream import event_stream, session_events
 from engine.config import Settings
 from engine.nodes.deps import EngineDeps
 from engine.schemas import PlanDecision
@@ -42,7 +43,8 @@ from engine.sessions import get_session, list_sessions, load_report
 from engine.sessions_log import load_events, run_outcome
 
 SESSION_ID = Path(pattern=r"^[A-Za-z0-9_-]{1,80}$", description="a session id")
-_SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+# sse_starlette adds X-Accel-Buffering: no itself; its Cache-Control default is no-store.
+_SSE_HEADERS = {"Cache-Control": "no-cache"}
 
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
@@ -153,7 +155,7 @@ class _Sessions:
         except SessionBusy as busy:
             raise HTTPException(409, busy.detail) from None
 
-    def stream(self, request: Request, session_id: str, after: int = 0) -> StreamingResponse:
+    def stream(self, request: Request, session_id: str, after: int = 0) -> EventSourceResponse:
         active = self.runs(request)
         settings = self.settings
 
@@ -166,9 +168,8 @@ class _Sessions:
         events = session_events(
             settings, session_id, active, after=after, still_running=still_running
         )
-        frames = (public_frame(frame) async for frame in events)
-        headers = {**_SSE_HEADERS, "X-Session-Id": session_id}
-        return StreamingResponse(frames, media_type="text/event-stream", headers=headers)
+        frames = (public_event(event) async for event in events)
+        return event_stream(frames, {**_SSE_HEADERS, "X-Session-Id": session_id})
 
     async def stage(self, request: Request, session_id: str) -> str:
         found = await self.runs(request).stage(session_id)
@@ -182,8 +183,8 @@ def _add_research_routes(app: FastAPI, api: _Sessions) -> None:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.post("/v1/research", response_class=StreamingResponse, responses=CONFLICT)
-    async def research(body: ResearchRequest, request: Request) -> StreamingResponse:
+    @app.post("/v1/research", response_class=EventSourceResponse, responses=CONFLICT)
+    async def research(body: ResearchRequest, request: Request) -> EventSourceResponse:
         """Start a session; its events as Server-Sent Events until it pauses or ends."""
         question, mode = body.question.strip(), body.mode
         session_id = await api.launch(request, None, start_leg(question, mode), body.auto_approve)
@@ -214,13 +215,13 @@ def _add_reading_routes(app: FastAPI, api: _Sessions) -> None:
         return {**without_server_paths(info.model_dump()), "stage": stage}
 
     @app.get(
-        "/v1/sessions/{session_id}/events", response_class=StreamingResponse, responses=NOT_FOUND
+        "/v1/sessions/{session_id}/events", response_class=EventSourceResponse, responses=NOT_FOUND
     )
     async def events(
         request: Request,
         session_id: str = SESSION_ID,
         last_event_id: int = Header(0, ge=0, alias="Last-Event-ID"),
-    ) -> StreamingResponse:
+    ) -> EventSourceResponse:
         """The session's events after `Last-Event-ID`, live while it runs."""
         if await asyncio.to_thread(get_session, api.settings, session_id) is None:
             raise HTTPException(404, f"no saved session {session_id!r}")

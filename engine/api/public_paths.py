@@ -12,6 +12,8 @@ import json
 from pathlib import PurePath
 from typing import Any
 
+from sse_starlette import ServerSentEvent
+
 
 def _is_path_field(key: object) -> bool:
     return isinstance(key, str) and key.endswith("_path")
@@ -42,12 +44,8 @@ def public_event_line(line: str) -> str:
     return json.dumps(without_server_paths(parsed), ensure_ascii=False)
 
 
-def public_frame(frame: str) -> str:
-    """A Server-Sent Event frame with its `data:` line made public."""
-    if '_path"' not in frame:
-        return frame
-    lines = frame.split("\n")
-    return "\n".join(
-        "data: " + public_event_line(line[len("data: ") :]) if line.startswith("data: ") else line
-        for line in lines
-    )
+def public_event(event: ServerSentEvent) -> ServerSentEvent:
+    """A Server-Sent Event with its data made public."""
+    if isinstance(event.data, str):
+        event.data = public_event_line(event.data)
+    return event

@@ -4,6 +4,8 @@ Event ids are line numbers of the log (numbers per session in PostgreSQL, with C
 so a client that reconnects with `Last-Event-ID`
 gets exactly the events after the last one it saw, whichever worker wrote them. The stream
 ends once the session's run has paused or ended and every stored event was sent.
+
+Frames are `sse_starlette` events, each `id:`, `event:`, `data:` line ended by a bare newline.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Protocol
+
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette.sse import AppStatus
 
 from engine.config import Settings
 from engine.sessions import is_running
@@ -23,6 +28,12 @@ from engine.store import session_store
 # worker's run), and how often an idle stream sends a comment so proxies keep it open.
 POLL_SECONDS = 0.25
 KEEPALIVE_SECONDS = 15.0
+# The line ending of every frame: what the stream has always sent (sse_starlette's own is CRLF).
+SEPARATOR = "\n"
+
+# A stream still open when the server is told to stop keeps it serving until its session
+# settles, as it always has: sse_starlette would cut every stream at the signal instead.
+AppStatus.disable_automatic_graceful_drain()
 
 
 class PulseSource(Protocol):
@@ -58,12 +69,16 @@ class Pulses:
             await asyncio.wait_for(waiting.wait(), seconds)
 
 
-def _frame(number: int, line: str) -> str:
+def _event(number: int, line: str) -> ServerSentEvent:
     try:
         kind = str(json.loads(line).get("type", "message"))
     except ValueError:
         kind = "message"
-    return f"id: {number}\nevent: {kind}\ndata: {line}\n\n"
+    return ServerSentEvent(line, id=str(number), event=kind, sep=SEPARATOR)
+
+
+def _keep_alive() -> ServerSentEvent:
+    return ServerSentEvent(comment="keep-alive", sep=SEPARATOR)
 
 
 async def session_events(
@@ -73,7 +88,7 @@ async def session_events(
     *,
     after: int = 0,
     still_running: Callable[[], Awaitable[bool]],
-) -> AsyncIterator[str]:
+) -> AsyncIterator[ServerSentEvent]:
     """SSE frames of the session's events with ids above `after`, live until it settles."""
     # Events in PostgreSQL have the same numbers, whichever machine's worker wrote them.
     follower = session_store(settings).follow_events(session_id, after)
@@ -83,11 +98,19 @@ async def session_events(
         # (on any worker, between two legs it chains) is followed, whatever its row says.
         running = await still_running() or await asyncio.to_thread(is_running, settings, session_id)
         for number, line in await asyncio.to_thread(follower.new_lines):
-            yield _frame(number, line)
+            yield _event(number, line)
             last_sent = time.monotonic()
         if not running:
             return
         if time.monotonic() - last_sent >= KEEPALIVE_SECONDS:
-            yield ": keep-alive\n\n"
+            yield _keep_alive()
             last_sent = time.monotonic()
         await runs.wait_for_pulse(session_id, POLL_SECONDS)
+
+
+def event_stream(
+    events: AsyncIterable[ServerSentEvent], headers: Mapping[str, str]
+) -> EventSourceResponse:
+    """The response sending `events`; keep-alives are theirs (sent only while idle), so the
+    library's own clock of pings is off."""
+    return EventSourceResponse(events, headers=headers, ping=0, sep=SEPARATOR)

@@ -43,21 +43,9 @@ def is_loopback(host: str) -> bool:
 def checkpoint_store_problem(settings: Any) -> str | None:
     """Why the configured checkpoint store cannot be opened, or None (checked before serving,
     so a bad CHECKPOINT_URL is one line, not a traceback from inside the server)."""
-    if settings.checkpoint_url is None:
-        return None
-    import asyncio
+    from engine.store import session_store
 
-    from engine.checkpoints import CheckpointStoreError, checkpointer
-
-    async def opened() -> None:
-        async with checkpointer(settings):
-            pass
-
-    try:
-        asyncio.run(opened())
-    except CheckpointStoreError as exc:
-        return str(exc)
-    return None
+    return session_store(settings).opening_problem()
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -24,13 +24,7 @@ QUESTION_RESULTS = 2
 NAMED_RESULTS = 1
 # Qualified names searched for per question: each search costs a round trip and prompt room.
 MAX_NAMES_SEARCHED = 2
-_WORD = re.compile(r"\w+")
 _NUMBERED = re.compile(r"^\[\d+\] ")
-
-
-def same_query(query: str, question: str) -> bool:
-    """Whether the query is the question itself (case, spacing and punctuation aside)."""
-    return _WORD.findall(query.casefold()) == _WORD.findall(question.casefold())
 
 
 def _result_blocks(text: str) -> list[str]:

@@ -15,13 +15,14 @@ sessions list needs no event loop. The URL is never echoed: it may hold a passwo
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from engine.config import Settings, SettingsError
-from engine.store.protocol import HeldElsewhere, IndexRow
+from engine.store.protocol import CheckpointStoreError, HeldElsewhere, IndexRow
 from engine.store.schema import ROWS_QUERY, SCHEMA
 from engine.terminal_text import one_line
 
@@ -177,6 +178,17 @@ class PostgresSessionStore:
         return True
 
     # ---- checkpoints -------------------------------------------------------------------
+
+    def opening_problem(self) -> str | None:
+        async def opened() -> None:
+            async with self.checkpointer():
+                pass
+
+        try:
+            asyncio.run(opened())
+        except CheckpointStoreError as exc:
+            return str(exc)
+        return None
 
     def has_checkpoints(self) -> bool:
         return True  # shared by every worker: only the server knows

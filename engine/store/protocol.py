@@ -98,6 +98,11 @@ class SessionStore(Protocol):
 
     # ---- checkpoints -------------------------------------------------------------------
 
+    def opening_problem(self) -> str | None:
+        """Why the checkpoint store cannot be opened, or None; called with no event loop
+        running, before a server starts, so a bad setting is one line, not a traceback."""
+        ...
+
     def has_checkpoints(self) -> bool:
         """Whether any checkpoint may have been written (a store never opened holds none)."""
         ...

@@ -124,6 +124,9 @@ class SqliteSessionStore:
 
     # ---- checkpoints -------------------------------------------------------------------
 
+    def opening_problem(self) -> None:
+        return None  # a file in DATA_DIR, made on first use: nothing to reach beforehand
+
     def has_checkpoints(self) -> bool:
         path = self.settings.sessions_db_path
         return path.is_file() and path.stat().st_size > 0

@@ -93,3 +93,19 @@ def test_a_store_in_data_dir_leaves_who_runs_a_session_to_this_machine(tmp_path:
     assert store.take_running(SESSION, "process 1") is None
     assert not store.running_anywhere(SESSION)
     assert not store.has_checkpoints()  # nothing was ever checkpointed here
+
+
+def test_a_store_that_opens_reports_no_problem_before_serving(store: SessionStore) -> None:
+    assert store.opening_problem() is None
+
+
+def test_a_store_it_cannot_reach_is_one_line_without_the_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.store.postgres_checkpoints
+
+    # Nothing listens on port 9: the full wait for a server still starting adds nothing here.
+    monkeypatch.setattr(engine.store.postgres_checkpoints, "POSTGRES_CONNECT_SECONDS", 1.0)
+    url = "postgresql://someone:hunter2@127.0.0.1:9/nowhere"
+    problem = session_store(settings_for(tmp_path, url)).opening_problem()
+    assert problem is not None and "CHECKPOINT_URL" in problem and "hunter2" not in problem

@@ -23,7 +23,6 @@ from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrin
 from engine.models.compat.errors import ModelCallError, describe_failure, is_context_overflow
 from engine.models.compat.progress import CallProgress, announce_retry
 from engine.models.compat.reply_watch import STOPPED_EARLY, WatchedText, current_watch
-from engine.report_stream import report_sink
 
 # 5xx and dropped connections: a couple of tries, then tell the person (a broken request
 # fails the same way every time). Timeouts: once, the server may still be busy.
@@ -196,7 +195,6 @@ class Transport:
         stopped = False
         # Closed on leaving, so a reply stopped early also ends its HTTP stream.
         stream = bound.astream(messages, config={"callbacks": []})
-        to_report = report_sink()
         async with CallProgress(role, self.endpoint) as progress, contextlib.aclosing(stream):
             # Callbacks off on the inner call: the outer model reports this call once.
             async for chunk in stream:
@@ -206,7 +204,6 @@ class Transport:
                 if watched.add(text):
                     stopped = True
                     break
-                to_report(text)
                 await asyncio.sleep(0)
         if aggregate is None:
             raise EmptyReplyError("no chunks")

@@ -96,4 +96,4 @@ async def test_a_stream_follows_a_session_another_worker_runs(tmp_path: Path) ->
     finally:
         worker.kill()
         worker.wait(timeout=10)
-    assert len(frames) == 1 and "event: phase_changed" in frames[0]
+    assert len(frames) == 1 and frames[0].event == "phase_changed"

@@ -1,15 +1,18 @@
-"""Every file, folder and module the architecture and performance docs name exists."""
+"""Every file, folder and module the architecture and performance docs name exists, and the
+architecture doc lists the import contracts pyproject.toml checks."""
 
 from __future__ import annotations
 
 import ast
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
+PYPROJECT = ROOT / "pyproject.toml"
 # Documents that name the code by path: a move that leaves one of them behind fails here.
 MAPS_OF_THE_CODE = ("architecture.md", "performance.md")
 
@@ -95,3 +98,35 @@ def test_a_moved_file_folder_module_or_attribute_is_reported() -> None:
 
 def test_a_sentence_ending_after_a_path_is_not_part_of_it() -> None:
     assert named_paths("See engine/graph.py. Then tui/link/.") == ["engine/graph.py", "tui/link/"]
+
+
+def contracts_checked(pyproject: str) -> list[str]:
+    """The names of the import-linter contracts, in the order `lint-imports` checks them."""
+    contracts = tomllib.loads(pyproject)["tool"]["importlinter"]["contracts"]
+    return [" ".join(contract["name"].split()) for contract in contracts]
+
+
+def contracts_listed(doc: str) -> list[str]:
+    """The bold name starting each numbered item of the doc's "Import contracts" section."""
+    section = doc.partition("\n## Import contracts\n")[2].partition("\n## ")[0]
+    items = re.split(r"^\d+\. ", section, flags=re.MULTILINE)[1:]
+    names = [re.match(r"\*\*(.+?)\*\*", item, re.DOTALL) for item in items]
+    return [
+        " ".join(name.group(1).split()) if name else item[:40]
+        for name, item in zip(names, items, strict=True)
+    ]
+
+
+def test_the_doc_lists_every_import_contract_pyproject_checks() -> None:
+    listed = contracts_listed(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert listed == contracts_checked(PYPROJECT.read_text(encoding="utf-8"))
+
+
+def test_a_contract_left_out_of_the_doc_is_reported() -> None:
+    checked = '[[tool.importlinter.contracts]]\nname = "One rule"\n' * 2
+    checked = checked.replace("One rule", "Two rule", 1)
+    doc = (
+        "# Map\n\n## Import contracts\n\n1. **Two\n   rule**: a.\n2. **One rule**: b.\n\n## Next\n"
+    )
+    assert contracts_listed(doc) == contracts_checked(checked) == ["Two rule", "One rule"]
+    assert contracts_listed(doc.replace("2. **One rule**: b.\n", "")) == ["Two rule"]

@@ -10,7 +10,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from engine.config import settings_from_mapping
 from engine.quick.graph import build_quick_graph, final_answer
-from engine.sourcing.question_search import merged_results, naming, same_query, unnamed_names
+from engine.sourcing.question_search import merged_results, naming, unnamed_names
 from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
 
 QUESTION = "Which placeholder styles does sqlite3 support?"
@@ -27,11 +27,6 @@ CONNECT = ("sqlite3 — connect", "sqlite3.html", "Open a connection to a databa
 QMARK = ("sqlite3 — placeholders", "sqlite3.html", "Two styles: qmark and named.")
 CURSOR = ("sqlite3 — cursor", "sqlite3.html", "A cursor runs statements.")
 ROW = ("sqlite3 — rows", "sqlite3.html", "Row objects map names to values.")
-
-
-def test_the_same_question_in_other_case_and_punctuation_is_not_searched_again() -> None:
-    assert same_query("which placeholder styles does SQLITE3 support", QUESTION)
-    assert not same_query("sqlite3 placeholders", QUESTION)
 
 
 def test_only_passages_the_first_search_missed_are_added_numbered_on() -> None:
