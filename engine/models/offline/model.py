@@ -25,6 +25,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from engine.model_task import task_in
 from engine.models.offline.conversation import message_text
 from engine.models.offline.policy import respond, to_ai_message
 from engine.models.offline.reply import OfflineReply
@@ -89,10 +90,17 @@ class OfflineChatModel(BaseChatModel):
 
     # ---- the decision ------------------------------------------------------------------
 
-    def _decide(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> OfflineReply:
+    def _decide(
+        self,
+        messages: list[BaseMessage],
+        kwargs: dict[str, Any],
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
+    ) -> OfflineReply:
+        # The node's task travels in the run's metadata (engine.model_task), never in the prompt.
         return respond(
             messages,
             kwargs.get("tools"),
+            task=task_in(run_manager.metadata if run_manager is not None else None),
             tool_choice=kwargs.get("tool_choice"),
             ls_format=kwargs.get("ls_structured_output_format"),
         )
@@ -144,7 +152,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
-        return self._result(messages, self._decide(messages, kwargs))
+        return self._result(messages, self._decide(messages, kwargs, run_manager))
 
     async def _agenerate(
         self,
@@ -155,7 +163,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_seconds:
             await asyncio.sleep(self.delay_seconds)
-        reply = self._decide(messages, kwargs)
+        reply = self._decide(messages, kwargs, run_manager)
         report = report_draft()
         if report is not None:  # the writer's call: its report, section by section
             report.begin()
@@ -171,7 +179,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
-        for chunk in self._chunks(messages, self._decide(messages, kwargs)):
+        for chunk in self._chunks(messages, self._decide(messages, kwargs, run_manager)):
             if run_manager and isinstance(chunk.content, str) and chunk.content:
                 run_manager.on_llm_new_token(
                     chunk.content, chunk=ChatGenerationChunk(message=chunk)
@@ -187,7 +195,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> AsyncIterator[ChatGenerationChunk]:
         if self.delay_seconds:
             await asyncio.sleep(self.delay_seconds)
-        for chunk in self._chunks(messages, self._decide(messages, kwargs)):
+        for chunk in self._chunks(messages, self._decide(messages, kwargs, run_manager)):
             generation = ChatGenerationChunk(message=chunk)
             if run_manager and isinstance(chunk.content, str) and chunk.content:
                 await run_manager.on_llm_new_token(chunk.content, chunk=generation)
