@@ -3,9 +3,9 @@
 Both arrive as data with the call (engine.model_task): the plan under review, with the
 person's edits, and their feedback as they wrote it. Each instruction (split on `;`,
 sentence ends and "and then") adds a track ("add a track on costs"), drops one ("drop the
-history track") or, when it is neither, becomes a requested track focused on its words. Everything else stays as the
-person left it. An instruction that cannot be applied (the plan would leave 3–6 tracks) is
-skipped, so the result may equal the input; the app says so when it does.
+history track") or, when it is neither, becomes a requested track focused on its words.
+Everything else stays as the person left it. An instruction that cannot be applied (the plan
+would leave 3–6 tracks) is skipped, so the result may equal the input; the app says so when it does.
 """
 
 from __future__ import annotations
