@@ -25,7 +25,7 @@ from engine.models.offline.plan import (
 from engine.models.offline.reply import OfflineReply, make_calls
 from engine.models.offline.research import answer_from_tools, research_turn, supervisor_turn
 from engine.models.offline.revision import revise_plan
-from engine.models.offline.section_writer import section_claims, section_payload
+from engine.models.offline.section_writer import section_claims
 from engine.models.offline.text import quotable, split_sentences
 from engine.models.offline.writer import write_report
 from engine.prompt_blocks import LEDGER_HEADER
@@ -88,7 +88,7 @@ def structured_args(
         mode, reason = route_for(question)
         return {"mode": mode, "reason": reason}
     if schema == "SectionDraft":
-        payload = section_payload(conversation.prompt_text)
+        payload = task.section if task is not None else None
         return section_claims(payload) if payload is not None else {"claims": []}
     return {}
 

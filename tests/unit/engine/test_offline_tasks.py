@@ -50,3 +50,38 @@ async def test_a_reworded_revision_request_still_revises_the_plan(tmp_path, monk
     titles = [track.title for track in revised.tracks]
     assert "My own title" in titles
     assert any("checkpoint starvation" in title for title in titles)
+
+
+async def test_a_reworded_section_request_is_still_written_by_the_model(monkeypatch):
+    from engine.middleware.retry import RetryPolicy
+    from engine.models.offline import OfflineChatModel
+    from engine.nodes import section_inputs
+    from engine.nodes.section_inputs import NumberedPassage, SectionInput
+    from engine.nodes.section_writer import SourceNumbers, write_section, write_summary
+
+    monkeypatch.setattr(section_inputs, "SECTION_INPUT_HEADING", "## What to write from")
+    passage = NumberedPassage(1, "https://a.example.org/wal", "WAL", "WAL appends changes.")
+    section = SectionInput(
+        heading="Write-ahead log",
+        track="WAL",
+        question="How does SQLite WAL mode work?",
+        passages=[passage],
+        findings=[("WAL appends changes to a separate file.", [1])],
+    )
+    numbers, model, policy = SourceNumbers(), OfflineChatModel(), RetryPolicy(max_retries=0)
+    written = await write_section(
+        model, section, numbers, date="2026-01-01", structured=True, policy=policy
+    )
+    assert written.written_by_model
+    assert written.sentences == [("WAL appends changes to a separate file.", [1])]
+    monkeypatch.setattr("engine.nodes.section_writer.SECTION_INPUT_HEADING", "## Sections")
+    summary = await write_summary(
+        model,
+        section.question,
+        [written],
+        numbers,
+        date="2026-01-01",
+        structured=True,
+        policy=policy,
+    )
+    assert summary == [("WAL appends changes to a separate file.", [1])]
