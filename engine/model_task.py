@@ -51,7 +51,9 @@ class ModelTask(BaseModel):
     search_results: str = ""
     # The JSON object the section and summary prompts are written from.
     section: dict[str, Any] | None = None
-    # The one track a researcher works on.
+    # The topic a researcher was given (its `ConductResearch` argument), and the approved
+    # plan's track it researches when it is one.
+    topic: str = ""
     track: ResearchTrack | None = None
 
 

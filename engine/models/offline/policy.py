@@ -12,7 +12,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from engine.model_task import ModelTask
+from engine.model_task import ModelRole, ModelTask
 from engine.models.offline.conversation import Conversation, ToolSpec, tool_specs
 from engine.models.offline.plan import (
     brief_for,
@@ -23,12 +23,15 @@ from engine.models.offline.plan import (
     subject_of,
 )
 from engine.models.offline.reply import OfflineReply, make_calls
-from engine.models.offline.research import answer_from_tools, research_turn, supervisor_turn
+from engine.models.offline.research import (
+    answer_from_tools,
+    research_turn,
+    supervisor_turn,
+    topic_of,
+)
 from engine.models.offline.revision import revise_plan
 from engine.models.offline.section_writer import section_claims
 from engine.models.offline.text import quotable, split_sentences
-from engine.models.offline.writer import write_report
-from engine.prompt_blocks import LEDGER_HEADER
 from engine.schemas import ResearchPlan
 
 STRUCTURED_SCHEMAS = (
@@ -38,6 +41,13 @@ STRUCTURED_SCHEMAS = (
     "RouteDecision",
     "SectionDraft",
 )
+_SCHEMA_ROLES: dict[str, ModelRole] = {
+    "ClarifyWithUser": "clarify",
+    "ResearchBrief": "brief",
+    "ResearchPlan": "plan",
+    "RouteDecision": "route",
+    "SectionDraft": "section",
+}
 _RESEARCH_TOOLS = {"search_web", "fetch_url"}
 
 
@@ -65,11 +75,13 @@ def structured_target(
 def structured_args(
     schema: str, conversation: Conversation, task: ModelTask | None = None
 ) -> dict[str, Any]:
-    """Arguments that fill one of the graph's structured schemas."""
+    """Arguments that fill one of the graph's structured schemas, from the call's task."""
+    task = task or ModelTask(role=_SCHEMA_ROLES[schema])
     if schema == "ResearchPlan":
-        return _plan(task or ModelTask(role="plan")).model_dump()
-    question = conversation.question()
+        return _plan(task).model_dump()
+    question = task.question
     if schema == "ClarifyWithUser":
+        # Asked already when the conversation holds a turn after the question.
         asked = conversation.ai_turns > 0 or len(conversation.human_texts) > 1
         if needs_clarification(question, already_asked=asked):
             return {
@@ -87,10 +99,8 @@ def structured_args(
     if schema == "RouteDecision":
         mode, reason = route_for(question)
         return {"mode": mode, "reason": reason}
-    if schema == "SectionDraft":
-        payload = task.section if task is not None else None
-        return section_claims(payload) if payload is not None else {"claims": []}
-    return {}
+    payload = task.section
+    return section_claims(payload) if payload is not None else {"claims": []}
 
 
 def _plan(task: ModelTask) -> ResearchPlan:
@@ -133,15 +143,15 @@ def respond(
         return OfflineReply(
             tool_calls=make_calls(conversation.ai_turns, [(schema, args)]), role=schema
         )
+    # The bound tools say which loop the call is a turn of; the task says what it is about.
     names = {spec.name for spec in specs}
     if "ConductResearch" in names:
-        return supervisor_turn(conversation, specs)
+        return supervisor_turn(conversation, specs, task or ModelTask(role="supervisor"))
+    topic = topic_of(task or ModelTask(role="researcher"))
     if names & _RESEARCH_TOOLS:
-        return research_turn(conversation, specs)
-    if LEDGER_HEADER in conversation.prompt_text:
-        return write_report(conversation)
+        return research_turn(conversation, specs, topic)
     if conversation.tool_outputs():
-        return answer_from_tools(conversation)
+        return answer_from_tools(conversation, topic)
     return _short_reply(conversation)
 
 

@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.model_task import ModelTask
 from engine.models.offline.conversation import Conversation, ToolSpec
 from engine.models.offline.extract import answer_text, best_quotes, notes_text
 from engine.models.offline.plan import search_phrase, subject_of
 from engine.models.offline.reply import OfflineReply, make_calls
 from engine.models.offline.sources import Source, SourcePool, parse_search_results
 from engine.models.offline.text import content_words, is_code_name, score, terms
-from engine.prompt_blocks import parse_plan_tracks
 from engine.schemas import ResearchTrack
 
 SEARCH_TOOL = "search_web"
@@ -68,10 +68,15 @@ class ResearchTopic:
         return " ".join(word for word in self.section.split() if terms(word) & searched)
 
 
-def topic_of(conversation: Conversation) -> ResearchTopic:
-    """The topic of a `ConductResearch` text (`Research track:`, `Queries:`), else the question."""
-    text = "\n".join(conversation.human_texts) or conversation.prompt_text
-    # The newest labelled lines win: a follow-up turn may restate the topic.
+def topic_of(task: ModelTask) -> ResearchTopic:
+    """What a researcher or a quick answer is about: the plan track it was handed, else its
+    topic in the offline supervisor's own format (`topic_text`), else the question."""
+    if task.track is not None:
+        track = task.track
+        queries = tuple(track.queries[:MAX_SEARCHES])
+        return ResearchTopic(track.title, queries, from_plan=True, section=track.section)
+    # The newest labelled lines win: a follow-up topic may restate the track.
+    text = task.topic
     queries_match = _last(_QUERIES_RE.finditer(text))
     title_match = _last(_TOPIC_RE.finditer(text))
     if queries_match is not None:
@@ -80,7 +85,7 @@ def topic_of(conversation: Conversation) -> ResearchTopic:
         section_match = _last(_SECTION_RE.finditer(text))
         section = section_match.group("section").strip() if section_match else ""
         return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True, section=section)
-    question = conversation.question()
+    question = task.question or _first_line(text)[:400]
     subject = search_phrase(question) or question[:200]
     words = subject.split()
     derived = [subject]
@@ -105,9 +110,10 @@ def _spec(tools: list[ToolSpec], name: str) -> ToolSpec | None:
     return next((tool for tool in tools if tool.name == name), None)
 
 
-def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+def research_turn(
+    conversation: Conversation, tools: list[ToolSpec], topic: ResearchTopic
+) -> OfflineReply:
     """Next researcher step: search, fetch, or answer with cited extractive notes."""
-    topic = topic_of(conversation)
     pool = SourcePool()
     for name, content in conversation.tool_outputs():
         pool.add_tool_output(name, content)
@@ -196,9 +202,8 @@ def final_answer(
     return OfflineReply(content=answer_text(heading, quotes), role="quick")
 
 
-def answer_from_tools(conversation: Conversation) -> OfflineReply:
+def answer_from_tools(conversation: Conversation, topic: ResearchTopic) -> OfflineReply:
     """An answer with no tools bound (budget spent, or a summarising call over tool output)."""
-    topic = topic_of(conversation)
     pool = SourcePool()
     for name, content in conversation.tool_outputs():
         pool.add_tool_output(name, content)
@@ -260,19 +265,20 @@ def follow_up_topics(tracks: list[ResearchTrack], rounds: int) -> list[str]:
     return topics
 
 
-def _plan_tracks(conversation: Conversation) -> list[ResearchTrack]:
-    tracks = parse_plan_tracks(conversation.prompt_text)
-    if tracks:
-        return tracks
-    question = conversation.question()
+def _plan_tracks(task: ModelTask) -> list[ResearchTrack]:
+    if task.plan is not None and task.plan.tracks:
+        return list(task.plan.tracks)
+    question = task.question
     subject = subject_of(question) or question[:200] or "the question"
     return [ResearchTrack(title=subject, section=subject, queries=[subject])]
 
 
-def supervisor_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+def supervisor_turn(
+    conversation: Conversation, tools: list[ToolSpec], task: ModelTask
+) -> OfflineReply:
     """Dispatch every track once, finish, and broaden after each gate rejection (bounded)."""
     names = {tool.name for tool in tools}
-    tracks = _plan_tracks(conversation)
+    tracks = _plan_tracks(task)
     calls = [c for c in conversation.past_calls() if c.name == "ConductResearch"]
     rejections = sum(
         content.startswith(REJECTION_PREFIX) for _, content in conversation.tool_outputs()

@@ -3,6 +3,7 @@ wording: each test rewords a prompt the way an edit might and runs the real grap
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +86,52 @@ async def test_a_reworded_section_request_is_still_written_by_the_model(monkeypa
         policy=policy,
     )
     assert summary == [("WAL appends changes to a separate file.", [1])]
+
+
+def _reworded_topic(track: Any, scope: str) -> str:
+    queries = "; ".join(track.queries)
+    return f"Look into {track.title} for {track.section}, searching {queries}. ({scope})"
+
+
+def _reworded_plan(plan: Any) -> str:
+    return "The plan, as approved: " + plan.model_dump_json()
+
+
+async def _approved_run(tmp_path: Path) -> tuple[Any, list[Any]]:
+    async with open_session(_settings(tmp_path)) as session:
+        first = [e async for e in session.start("How does SQLite WAL mode work?", mode="deep")]
+        plan = next(e for e in first if isinstance(e, PlanProposed)).plan
+        events = [e async for e in session.review_plan(PlanDecision(action="approve"))]
+    return plan, events
+
+
+async def test_a_reworded_track_topic_still_searches_the_tracks_queries(tmp_path, monkeypatch):
+    from engine.events import ResearchUnitUpdated, ToolCalled
+    from engine.nodes import plan_dispatch
+
+    monkeypatch.setattr(plan_dispatch, "track_topic", _reworded_topic)
+    plan, events = await _approved_run(tmp_path)
+    topics = {e.unit.id: e.unit.topic for e in events if isinstance(e, ResearchUnitUpdated)}
+    searched = Counter(
+        (e.unit_id, e.arguments)
+        for e in events
+        if isinstance(e, ToolCalled) and e.tool == "search_web" and e.status == "succeeded"
+    )
+    for track in plan.tracks:
+        [unit] = [u for u, t in topics.items() if t.startswith(f"Look into {track.title} for")]
+        # Searched by the engine before the unit starts, then by its researcher: the track's
+        # queries, not words of a topic it failed to read.
+        assert all(searched[unit, query] >= 2 for query in track.queries), track
+
+
+async def test_a_reworded_plan_block_still_dispatches_only_the_plan(tmp_path, monkeypatch):
+    from engine.events import ResearchUnitUpdated
+    from engine.nodes import supervisor
+
+    monkeypatch.setattr(supervisor, "format_plan", _reworded_plan)
+    plan, events = await _approved_run(tmp_path)
+    units = {e.unit.id: e.unit.topic for e in events if isinstance(e, ResearchUnitUpdated)}
+    # The supervisor adds only broadened follow-ups, never the question as a track of its own.
+    tracks = {t.splitlines()[0] for t in units.values() if "(follow-up" not in t}
+    assert tracks == {f"Research track: {track.title}" for track in plan.tracks}
+    assert sum("(follow-up" not in t for t in units.values()) == len(plan.tracks)
