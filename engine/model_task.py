@@ -45,6 +45,8 @@ class ModelTask(BaseModel):
     question: str = ""
     # The approved plan (supervisor), or the plan the person reviewed (plan, with feedback).
     plan: ResearchPlan | None = None
+    # The approved plan's tracks, by index, that a research unit has already researched.
+    researched_tracks: list[int] = []
     # The person's written feedback on `plan`.
     feedback: str = ""
     # Search results the call was shown as context (the planner's grounding searches).

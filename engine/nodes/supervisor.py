@@ -120,7 +120,10 @@ async def supervisor(
         reply: BaseMessage = tracks_dispatch_message(plan, tracks)
         return Command(goto="supervisor_tools", update={"supervisor_messages": [*new, reply]})
     task = ModelTask(
-        role="supervisor", question=state.get("question", ""), plan=plan_of(state.get("plan"))
+        role="supervisor",
+        question=state.get("question", ""),
+        plan=plan_of(state.get("plan")),
+        researched_tracks=researched_tracks(state),
     )
     call = guarded_tool_call(
         deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry, task=task
@@ -136,6 +139,14 @@ async def supervisor(
             "supervisor_messages": [*new, reply],
             "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
         },
+    )
+
+
+def researched_tracks(state: SupervisorState) -> list[int]:
+    """The plan tracks a research unit has run for (its calls skipped over a cap excluded)."""
+    units = (state.get("research_units") or {}).values()
+    return sorted(
+        {u["track"] for u in units if u.get("track") is not None and u.get("status") != "running"}
     )
 
 

@@ -286,10 +286,11 @@ def supervisor_turn(
     last_answer = conversation.last_tool_message() or ""
     turn = conversation.ai_turns
 
-    wanted = [topic_text(track) for track in tracks]
+    # The engine researches the plan's tracks itself and says which; the rest, and the
+    # follow-ups, are this supervisor's own topics, each known by its first line.
+    researched = set(task.researched_tracks)
+    wanted = [topic_text(track) for i, track in enumerate(tracks) if i not in researched]
     wanted += follow_up_topics(tracks, min(rejections, MAX_FOLLOW_UP_ROUNDS))
-    # A topic is known by its first line (`Research track: …`): the engine dispatches the
-    # plan's tracks itself, with a line on the scope after it.
     done = {
         _first_line(str(c.args.get("research_topic", "")))
         for c in calls

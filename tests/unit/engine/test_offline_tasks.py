@@ -126,12 +126,13 @@ async def test_a_reworded_track_topic_still_searches_the_tracks_queries(tmp_path
 
 async def test_a_reworded_plan_block_still_dispatches_only_the_plan(tmp_path, monkeypatch):
     from engine.events import ResearchUnitUpdated
-    from engine.nodes import supervisor
+    from engine.nodes import plan_dispatch, supervisor
 
     monkeypatch.setattr(supervisor, "format_plan", _reworded_plan)
+    monkeypatch.setattr(plan_dispatch, "track_topic", _reworded_topic)
     plan, events = await _approved_run(tmp_path)
     units = {e.unit.id: e.unit.topic for e in events if isinstance(e, ResearchUnitUpdated)}
-    # The supervisor adds only broadened follow-ups, never the question as a track of its own.
-    tracks = {t.splitlines()[0] for t in units.values() if "(follow-up" not in t}
-    assert tracks == {f"Research track: {track.title}" for track in plan.tracks}
-    assert sum("(follow-up" not in t for t in units.values()) == len(plan.tracks)
+    # The supervisor adds only broadened follow-ups: neither the question as a track of its
+    # own nor the tracks the engine researched again.
+    tracks = [t for t in units.values() if "(follow-up" not in t]
+    assert sorted(tracks) == sorted(_reworded_topic(t, plan.scope) for t in plan.tracks)
