@@ -57,6 +57,8 @@ class ModelTask(BaseModel):
     # plan's track it researches when it is one.
     topic: str = ""
     track: ResearchTrack | None = None
+    # The tool budget is spent: the call answers from what was found, whatever tools are bound.
+    answer_now: bool = False
 
 
 def task_config(task: ModelTask) -> RunnableConfig:

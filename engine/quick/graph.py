@@ -83,9 +83,10 @@ CITE_REMINDER = (
 )
 
 
-def _task(messages: list[BaseMessage]) -> RunnableConfig:
+def _task(messages: list[BaseMessage], exhausted: bool) -> RunnableConfig:
     """The quick answer's task, handed to the model with each call as run metadata."""
-    return task_config(ModelTask(role="quick", question=question_of(messages).strip()))
+    question = question_of(messages).strip()
+    return task_config(ModelTask(role="quick", question=question, answer_now=exhausted))
 
 
 def cite_reminder(question: str) -> str:
@@ -393,7 +394,7 @@ class _QuickNodes:
     ) -> AIMessage:
         """The model's reply; one that only copies its results is asked once more."""
         messages: list[BaseMessage] = list(state["messages"])
-        config = _task(messages)
+        config = _task(messages, exhausted)
         runnable = self.model.bind_tools(usable) if with_tools else self.model
         # A call without tools is shown none (answer-first), unless it is the synthesis turn.
         shown = usable if with_tools or exhausted else []
@@ -431,7 +432,7 @@ class _QuickNodes:
         if not copied and not _no_answer(reply):
             return reply
         retry = self.request_for(state, usable, True)
-        config = _task(messages)
+        config = _task(messages, True)
         if not copied:
             return _as_ai_message(
                 await self.model.ainvoke(retry, config, max_tokens=QUICK_TURN_TOKENS)

@@ -8,7 +8,6 @@ what was already called, what came back.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +20,6 @@ from langchain_core.messages import (
 )
 
 from engine.messages import message_text
-
-_NO_MORE_TOOLS_RE = re.compile(
-    r"no (?:more|further) tool calls|budget (?:is )?(?:exhausted|spent)|do not call (?:any )?tools",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -135,15 +129,6 @@ class Conversation:
             if isinstance(message, AIMessage):
                 return None
         return None
-
-    def tools_forbidden(self) -> bool:
-        """Whether the newest instruction says the tool budget is spent."""
-        for message in reversed(self.messages):
-            if isinstance(message, HumanMessage | SystemMessage):
-                return bool(_NO_MORE_TOOLS_RE.search(message_text(message)))
-            if isinstance(message, AIMessage):
-                return False
-        return False
 
 
 def dumps_args(args: dict[str, Any]) -> str:

@@ -147,9 +147,10 @@ def respond(
     names = {spec.name for spec in specs}
     if "ConductResearch" in names:
         return supervisor_turn(conversation, specs, task or ModelTask(role="supervisor"))
-    topic = topic_of(task or ModelTask(role="researcher"))
+    task = task or ModelTask(role="researcher")
+    topic = topic_of(task)
     if names & _RESEARCH_TOOLS:
-        return research_turn(conversation, specs, topic)
+        return research_turn(conversation, specs, topic, can_call=not task.answer_now)
     if conversation.tool_outputs():
         return answer_from_tools(conversation, topic)
     return _short_reply(conversation)

@@ -111,7 +111,7 @@ def _spec(tools: list[ToolSpec], name: str) -> ToolSpec | None:
 
 
 def research_turn(
-    conversation: Conversation, tools: list[ToolSpec], topic: ResearchTopic
+    conversation: Conversation, tools: list[ToolSpec], topic: ResearchTopic, *, can_call: bool
 ) -> OfflineReply:
     """Next researcher step: search, fetch, or answer with cited extractive notes."""
     pool = SourcePool()
@@ -119,7 +119,6 @@ def research_turn(
         pool.add_tool_output(name, content)
     calls = conversation.past_calls()
     turn = conversation.ai_turns
-    can_call = not conversation.tools_forbidden()
 
     search = _spec(tools, SEARCH_TOOL) if can_call else None
     if search is not None:

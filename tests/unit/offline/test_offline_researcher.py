@@ -97,7 +97,7 @@ async def test_quick_path_answers_with_a_heading_and_sources(research_tools, too
     assert [n for n, _ in tool_log.calls].count("search_web") == 1
 
 
-async def test_budget_notice_forces_an_answer_without_tool_calls(research_tools) -> None:
+async def test_a_spent_budget_forces_an_answer_without_tool_calls(research_tools) -> None:
     model = OfflineChatModel().bind_tools(research_tools)
     search = (
         'Search results for "asyncio cancel":\n\n[1] Coroutines and Tasks\n'
@@ -111,9 +111,12 @@ async def test_budget_notice_forces_an_answer_without_tool_calls(research_tools)
             HumanMessage("How are asyncio tasks cancelled?"),
             AIMessage("", tool_calls=[call]),
             ToolMessage(search, tool_call_id="c1", name="search_web"),
-            HumanMessage("Research budget exhausted — answer now; no more tool calls."),
+            # Told as data, not by the notice's wording, however it is put.
+            HumanMessage("Time is up: write the answer from what you found."),
         ],
-        QUICK,
+        task_config(
+            ModelTask(role="quick", question="How are asyncio tasks cancelled?", answer_now=True)
+        ),
     )
     assert reply.tool_calls == []
     assert "To cancel a running Task use the cancel() method of the task object. [1]" in reply.text
