@@ -1,8 +1,11 @@
 """The offline model's policy: which role it plays, decided from what it is given.
 
-`respond(messages, tools, structured=None)` is the whole decision, pure and deterministic. The
-chat model (engine/models/offline/model.py) and the OpenAI-compatible test server both call it, so a
-run through `ChatOpenAI` and a run with the model in-process take the same steps.
+`respond(messages, tools, task=..., structured=None)` is the whole decision, pure and
+deterministic. The structured schema asked for and the tools bound say which role a call is;
+the task the node handed over with the call (engine.model_task) carries the role's inputs; the
+conversation says what was already done. The chat model (engine/models/offline/model.py) and
+the OpenAI-compatible test server both call it, so a run through `ChatOpenAI` and a run with
+the model in-process take the same steps.
 """
 
 from __future__ import annotations
