@@ -45,8 +45,10 @@ class ModelTask(BaseModel):
     question: str = ""
     # The approved plan (supervisor), or the plan the person reviewed (plan, with feedback).
     plan: ResearchPlan | None = None
-    # The approved plan's tracks, by index, that a research unit has already researched.
+    # What research units already ran for: the approved plan's tracks by index, and the
+    # `ConductResearch` calls by id (a call skipped over a cap has none).
     researched_tracks: list[int] = []
+    researched_calls: list[str] = []
     # The person's written feedback on `plan`.
     feedback: str = ""
     # Search results the call was shown as context (the planner's grounding searches).

@@ -124,6 +124,7 @@ async def supervisor(
         question=state.get("question", ""),
         plan=plan_of(state.get("plan")),
         researched_tracks=researched_tracks(state),
+        researched_calls=researched_calls(state),
     )
     call = guarded_tool_call(
         deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry, task=task
@@ -147,6 +148,14 @@ def researched_tracks(state: SupervisorState) -> list[int]:
     units = (state.get("research_units") or {}).values()
     return sorted(
         {u["track"] for u in units if u.get("track") is not None and u.get("status") != "running"}
+    )
+
+
+def researched_calls(state: SupervisorState) -> list[str]:
+    """The `ConductResearch` calls a research unit has run for (none for a skipped call)."""
+    units = (state.get("research_units") or {}).values()
+    return sorted(
+        {u["call_id"] for u in units if u.get("call_id") and u.get("status") != "running"}
     )
 
 

@@ -121,11 +121,12 @@ class Conversation:
                 outputs.append((name, message_text(message)))
         return outputs
 
-    def last_tool_message(self) -> str | None:
-        """Content of the newest ToolMessage, when one came after the last AI turn."""
+    def last_answered(self) -> str | None:
+        """The tool whose answer is the newest message after the last AI turn, if one is."""
+        names = {call.id: call.name for call in self.past_calls()}
         for message in reversed(self.messages):
             if isinstance(message, ToolMessage):
-                return message_text(message)
+                return message.name or names.get(message.tool_call_id)
             if isinstance(message, AIMessage):
                 return None
         return None

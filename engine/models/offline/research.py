@@ -31,12 +31,10 @@ ANSWER_SENTENCES = 5
 MAX_FOLLOW_UP_ROUNDS = 2
 MAX_SUPERVISOR_TURNS = 12
 _RANK_K = 2
-REJECTION_PREFIX = "[ResearchComplete rejected:"
 TOPIC_LABEL = "Research track:"
 _QUERIES_RE = re.compile(r"^\s*Queries:\s*(?P<queries>\S.*)$", re.MULTILINE)
 _TOPIC_RE = re.compile(r"^\s*Research track:\s*(?P<title>\S.*)$", re.MULTILINE)
 _SECTION_RE = re.compile(r"^\s*Section:\s*(?P<section>\S.*)$", re.MULTILINE)
-_SKIPPED_RE = re.compile(r"\bskipped\b|not dispatched|not started|concurrency limit", re.I)
 
 
 # ---- researcher ------------------------------------------------------------------------
@@ -279,10 +277,11 @@ def supervisor_turn(
     names = {tool.name for tool in tools}
     tracks = _plan_tracks(task)
     calls = [c for c in conversation.past_calls() if c.name == "ConductResearch"]
+    # This supervisor never calls ResearchComplete beside ConductResearch, so every answer to
+    # it that leaves research going on is a rejection by the quality gate.
     rejections = sum(
-        content.startswith(REJECTION_PREFIX) for _, content in conversation.tool_outputs()
+        c.answer is not None for c in conversation.past_calls() if c.name == "ResearchComplete"
     )
-    last_answer = conversation.last_tool_message() or ""
     turn = conversation.ai_turns
 
     # The engine researches the plan's tracks itself and says which; the rest, and the
@@ -290,14 +289,15 @@ def supervisor_turn(
     researched = set(task.researched_tracks)
     wanted = [topic_text(track) for i, track in enumerate(tracks) if i not in researched]
     wanted += follow_up_topics(tracks, min(rejections, MAX_FOLLOW_UP_ROUNDS))
+    researched_calls = set(task.researched_calls)
     done = {
         _first_line(str(c.args.get("research_topic", "")))
         for c in calls
-        if c.answer is not None and not _SKIPPED_RE.search(c.answer[:300])
+        if c.id in researched_calls
     }
     pending = [topic for topic in wanted if _first_line(topic) not in done]
 
-    if rejections > MAX_FOLLOW_UP_ROUNDS and last_answer.startswith(REJECTION_PREFIX):
+    if rejections > MAX_FOLLOW_UP_ROUNDS and conversation.last_answered() == "ResearchComplete":
         # Out of follow-up rounds: stop asking; the graph moves on with what it has.
         return OfflineReply(
             content="Research is complete with the evidence gathered.", role="supervisor"

@@ -136,3 +136,17 @@ async def test_a_reworded_plan_block_still_dispatches_only_the_plan(tmp_path, mo
     # own nor the tracks the engine researched again.
     tracks = [t for t in units.values() if "(follow-up" not in t]
     assert sorted(tracks) == sorted(_reworded_topic(t, plan.scope) for t in plan.tracks)
+
+
+async def test_a_reworded_gate_rejection_still_brings_follow_ups(tmp_path, monkeypatch):
+    from engine.events import ResearchUnitUpdated
+    from engine.nodes import supervisor_turn
+
+    monkeypatch.setattr(supervisor_turn, "REJECTED_PREFIX", "[The quality gate says no:")
+    settings = _settings(tmp_path).model_copy(update={"min_evidence_records": 500})
+    async with open_session(settings) as session:
+        [e async for e in session.start("How does SQLite WAL mode work?", mode="deep")]
+        events = [e async for e in session.review_plan(PlanDecision(action="approve"))]
+    topics = {e.unit.topic for e in events if isinstance(e, ResearchUnitUpdated)}
+    # Each rejection by the gate brings broadened follow-ups, however the rejection is worded.
+    assert any("(follow-up 1)" in topic for topic in topics)

@@ -18,10 +18,31 @@ def _start() -> list[BaseMessage]:
     return [SystemMessage("You are the lead research supervisor."), HumanMessage(format_plan(PLAN))]
 
 
+def _researched(messages: list[BaseMessage]) -> list[str]:
+    """What the engine would say ran: every ConductResearch call not answered as skipped."""
+    conduct = {
+        c["id"]
+        for m in messages
+        if isinstance(m, AIMessage)
+        for c in m.tool_calls
+        if c["name"] == "ConductResearch"
+    }
+    return [
+        m.tool_call_id
+        for m in messages
+        if isinstance(m, ToolMessage)
+        and m.tool_call_id in conduct
+        and not str(m.content).startswith("Skipped")
+    ]
+
+
 async def _turn(messages: list[BaseMessage], task: ModelTask | None = None) -> AIMessage:
     model = OfflineChatModel().bind_tools([ConductResearch, ResearchComplete])
     task = task or ModelTask(
-        role="supervisor", question="How are asyncio tasks cancelled?", plan=PLAN
+        role="supervisor",
+        question="How are asyncio tasks cancelled?",
+        plan=PLAN,
+        researched_calls=_researched(messages),
     )
     reply = await model.ainvoke(messages, task_config(task))
     assert isinstance(reply, AIMessage)
