@@ -82,6 +82,7 @@ class SupervisorState(TypedDict, total=False):
     """State of the `supervisor ⇄ supervisor_tools` loop."""
 
     supervisor_messages: Annotated[list[AnyMessage], add_messages]
+    question: str
     research_brief: str
     plan: dict[str, Any] | None
     plan_requests: list[str]
@@ -135,3 +136,5 @@ class UnitInput(TypedDict):
     # what is searched before the researcher's first turn.
     track: NotRequired[int | None]
     queries: NotRequired[list[str]]
+    # That track itself (a ResearchTrack as JSON), handed to the researcher's model as data.
+    plan_track: NotRequired[dict[str, Any]]

@@ -21,6 +21,7 @@ from engine.middleware.tool_names import (
     sanitize_tool_calls,
     tool_names,
 )
+from engine.model_task import ModelTask, task_config
 
 
 def retry_policy(settings: Settings) -> RetryPolicy:
@@ -57,13 +58,15 @@ async def guarded_tool_call(
     messages: Sequence[BaseMessage],
     *,
     policy: RetryPolicy,
+    task: ModelTask | None = None,
 ) -> AIMessage:
     """Call a model bound to `tools` with the researcher guards applied by hand."""
     bound = model.bind_tools(list(tools))
     prompt = fill_empty_tool_messages(list(messages))
+    config = task_config(task) if task is not None else None
 
     async def call() -> Any:
-        return await bound.ainvoke(prompt)
+        return await bound.ainvoke(prompt, config=config)
 
     reply = await acall_with_retries(call, policy)
     if not isinstance(reply, AIMessage):
@@ -72,13 +75,18 @@ async def guarded_tool_call(
 
 
 async def guarded_text_call(
-    model: BaseChatModel, messages: Sequence[BaseMessage], *, policy: RetryPolicy
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    *,
+    policy: RetryPolicy,
+    task: ModelTask | None = None,
 ) -> AIMessage:
     """A plain (tool-less) model call with retries and empty-content repair."""
     prompt = fill_empty_tool_messages(list(messages))
+    config = task_config(task) if task is not None else None
 
     async def call() -> Any:
-        return await model.ainvoke(prompt)
+        return await model.ainvoke(prompt, config=config)
 
     reply = await acall_with_retries(call, policy)
     if not isinstance(reply, AIMessage):

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from engine.middleware.empty_content import fill_empty_tool_messages
 from engine.middleware.retry import RetryPolicy, acall_with_retries
 from engine.middleware.tool_names import resolve_tool_name
+from engine.model_task import ModelTask, task_config
 from engine.models.compat.chat import STRUCTURED_ARGS
 
 SchemaT = TypeVar("SchemaT", bound=BaseModel)
@@ -88,6 +89,7 @@ async def invoke_structured(
     policy: RetryPolicy,
     repair: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     from_text: Callable[[str], SchemaT | None] | None = None,
+    task: ModelTask | None = None,
 ) -> SchemaT:
     """Ask `model` for a `schema` instance; retry once showing the validation error.
 
@@ -97,6 +99,7 @@ async def invoke_structured(
     """
     last_text = ""
     structured = model.with_structured_output(schema, include_raw=True)
+    config = task_config(task) if task is not None else None
     conversation = fill_empty_tool_messages(list(messages))
     error = ""
     for attempt in range(2):
@@ -112,7 +115,7 @@ async def invoke_structured(
         prompt = conversation
 
         async def call(prompt: list[BaseMessage] = prompt) -> Any:
-            return await structured.ainvoke(prompt)
+            return await structured.ainvoke(prompt, config=config)
 
         result = await acall_with_retries(call, policy)
         parsed = result.get("parsed") if isinstance(result, dict) else result

@@ -22,6 +22,7 @@ from engine.citations.registry import SourceRegistry
 from engine.emit import emit
 from engine.events import PhaseChanged, ReportDelta, ReportReviewed
 from engine.grounding.critic import critique
+from engine.model_task import ModelTask
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.section_inputs import (
@@ -165,6 +166,8 @@ async def reviewed_section(
                 prompt,
                 structured=structured,
                 policy=deps.retry,
+                # The rewrite is written from the same input; the findings only steer a model.
+                task=ModelTask(role="section", section=given.payload()),
             )
         except Exception:
             claims = []

@@ -28,6 +28,7 @@ from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.logs import get_logger
 from engine.middleware.guarded import researcher_middleware
+from engine.model_task import ModelTask, task_config
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
 from engine.nodes.extraction import unit_findings
@@ -44,6 +45,7 @@ from engine.nodes.researcher_passages import (
     seed_catalog,
 )
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
+from engine.schemas import ResearchTrack
 
 _log = get_logger("researcher")
 
@@ -169,7 +171,12 @@ def _searched_for(topic: str, queries: list[str] | None) -> list[str]:
 
 
 async def run_research_unit(
-    deps: EngineDeps, unit_id: str, topic: str, *, queries: list[str] | None = None
+    deps: EngineDeps,
+    unit_id: str,
+    topic: str,
+    *,
+    queries: list[str] | None = None,
+    track: ResearchTrack | None = None,
 ) -> UnitOutcome:
     """Run one researcher to completion, timeout or failure; never raises (except cancel).
 
@@ -188,10 +195,10 @@ async def run_research_unit(
                 deps, registry, unit_id, topic, _searched_for(topic, queries)
             )
             opening = f"{topic}\n\n{passages_block(passages)}" if passages else topic
-            return await agent.ainvoke(
-                {"messages": [HumanMessage(content=opening)]},
-                {"recursion_limit": deps.researcher_recursion_limit},
-            )
+            # Every model call of the unit inherits the task from the run's metadata.
+            config = task_config(ModelTask(role="researcher", topic=topic, track=track))
+            config["recursion_limit"] = deps.researcher_recursion_limit
+            return await agent.ainvoke({"messages": [HumanMessage(content=opening)]}, config)
 
         result = await asyncio.wait_for(research(), timeout=settings.research_unit_timeout_seconds)
     except asyncio.CancelledError:

@@ -14,6 +14,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from engine.config import ResearchMode
 from engine.logs import get_logger
+from engine.model_task import ModelTask, task_config
 from engine.schemas import RouteDecision
 
 logger = get_logger("router")  # into DATA_DIR/logs/deepresearch.log
@@ -48,7 +49,8 @@ async def classify_route(model: BaseChatModel, question: str) -> RouteDecision:
     try:
         classifier = model.with_structured_output(RouteDecision)
         raw = await classifier.ainvoke(
-            [SystemMessage(content=ROUTER_PROMPT), HumanMessage(content=question)]
+            [SystemMessage(content=ROUTER_PROMPT), HumanMessage(content=question)],
+            config=task_config(ModelTask(role="route", question=question)),
         )
         decision = raw if isinstance(raw, RouteDecision) else RouteDecision.model_validate(raw)
     except Exception as exc:

@@ -20,7 +20,8 @@ from engine.config import Settings
 from engine.emit import emit
 from engine.events import PhaseChanged, PlanApproved
 from engine.middleware.structured_output import invoke_structured
-from engine.nodes.common import today
+from engine.model_task import ModelTask
+from engine.nodes.common import plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_dispatch import edited_tracks
 from engine.nodes.plan_edits import keep_edits
@@ -64,6 +65,15 @@ def describe_validation_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def asked_question(state: ResearchState) -> str:
+    """The person's question with their answer to the clarifying question, if one was asked."""
+    question = state.get("question", "").strip()
+    answer = (state.get("clarification_answer") or "").strip()
+    if answer and answer not in question:
+        return f"{question} {answer}"
+    return question
+
+
 def build_scope_graph() -> Any:
     """Compile the scope_intake subgraph. Its nodes read their dependencies from the run's
     context; the subgraph shares its parent's."""
@@ -97,6 +107,7 @@ async def clarify(
         ClarifyWithUser,
         [SystemMessage(content=CLARIFY_PROMPT.format(date=today())), HumanMessage(question)],
         policy=deps.retry,
+        task=ModelTask(role="clarify", question=question),
     )
     if decision.need_clarification and decision.question.strip():
         update = {**reset, "clarification_question": decision.question.strip()}
@@ -131,6 +142,7 @@ async def write_brief(state: ResearchState, runtime: Runtime[EngineDeps]) -> dic
         [SystemMessage(content=BRIEF_PROMPT.format(date=today())), HumanMessage(request)],
         from_text=brief_from_text,
         policy=deps.retry,
+        task=ModelTask(role="brief", question=asked_question(state)),
     )
     return {"research_brief": brief.research_brief}
 
@@ -147,7 +159,9 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
     )
     human = f"Question: {question}\n\n## Research brief\n{brief}"
     current = state.get("plan")
+    task = ModelTask(role="plan", question=asked_question(state), search_results=grounding)
     if feedback and current:
+        task = task.model_copy(update={"plan": plan_of(current), "feedback": feedback})
         # Revise the plan the person saw (with their edits), not a fresh one.
         human += f"\n\n{CURRENT_PLAN_HEADING}\n{json.dumps(current, ensure_ascii=False)}"
     if grounding:
@@ -158,6 +172,7 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
         [SystemMessage(content=system), HumanMessage(human)],
         policy=deps.retry,
         repair=with_distinct_sections,
+        task=task,
     )
     revised = plan.model_dump(mode="json")
     proposed = state.get("plan_before_edits")

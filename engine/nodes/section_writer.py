@@ -25,6 +25,7 @@ from engine.budget import call_fits, call_tokens
 from engine.middleware.guarded import guarded_text_call
 from engine.middleware.retry import RetryPolicy
 from engine.middleware.structured_output import invoke_structured
+from engine.model_task import ModelTask
 from engine.nodes.section_inputs import SectionInput
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
@@ -131,13 +132,14 @@ async def draft_claims(
     *,
     structured: bool,
     policy: RetryPolicy,
+    task: ModelTask,
 ) -> list[Claim]:
     """One writer call: claims with ids (structured), else prose read back as claims."""
     messages = [SystemMessage(content=system), HumanMessage(content=prompt)]
     if structured:
-        draft = await invoke_structured(model, SectionDraft, messages, policy=policy)
+        draft = await invoke_structured(model, SectionDraft, messages, policy=policy, task=task)
         return list(draft.claims)
-    reply = await guarded_text_call(model, messages, policy=policy)
+    reply = await guarded_text_call(model, messages, policy=policy, task=task)
     return claims_from_prose(reply.text)
 
 
@@ -161,6 +163,7 @@ async def write_section(
                 prompt,
                 structured=structured,
                 policy=policy,
+                task=ModelTask(role="section", section=section.payload()),
             )
         except Exception:
             claims = []
@@ -179,7 +182,13 @@ def _fits(system: str, prompt: str) -> bool:
 
 
 def summary_prompt(question: str, sections: Sequence[WrittenSection]) -> str:
-    payload: dict[str, Any] = {
+    payload = summary_payload(question, sections)
+    return f"{SECTION_INPUT_HEADING}\n{json.dumps(payload, ensure_ascii=False)}"
+
+
+def summary_payload(question: str, sections: Sequence[WrittenSection]) -> dict[str, Any]:
+    """What the summary is written from: the question and each section's cited sentences."""
+    return {
         "question": question,
         "sections": [
             {
@@ -192,7 +201,6 @@ def summary_prompt(question: str, sections: Sequence[WrittenSection]) -> str:
             if section.sentences
         ],
     }
-    return f"{SECTION_INPUT_HEADING}\n{json.dumps(payload, ensure_ascii=False)}"
 
 
 async def write_summary(
@@ -218,6 +226,7 @@ async def write_summary(
             prompt,
             structured=structured,
             policy=policy,
+            task=ModelTask(role="summary", section=summary_payload(question, sections)),
         )
     except Exception:
         return []

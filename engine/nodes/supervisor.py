@@ -43,6 +43,7 @@ from engine.events import (
     UnresearchedReason,
 )
 from engine.middleware.guarded import guarded_tool_call
+from engine.model_task import ModelTask
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.gate import GateResult, evaluate_gate, source_domains
@@ -52,7 +53,7 @@ from engine.nodes.supervisor_turn import Turn, answer_calls, judge_completion, t
 from engine.nodes.track_coverage import unresearched_tracks
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
-from engine.schemas import ConductResearch, ResearchComplete
+from engine.schemas import ConductResearch, ResearchComplete, ResearchTrack
 from engine.state import SupervisorOutput, SupervisorState, UnitInput
 
 _SUMMARY_FIELDS = set(ResearchUnitSummary.model_fields)
@@ -118,8 +119,15 @@ async def supervisor(
         await prepare_researcher(deps)
         reply: BaseMessage = tracks_dispatch_message(plan, tracks)
         return Command(goto="supervisor_tools", update={"supervisor_messages": [*new, reply]})
+    task = ModelTask(
+        role="supervisor",
+        question=state.get("question", ""),
+        plan=plan_of(state.get("plan")),
+        researched_tracks=researched_tracks(state),
+        researched_calls=researched_calls(state),
+    )
     call = guarded_tool_call(
-        deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry
+        deps.model_for("orchestrator"), SUPERVISOR_TOOLS, messages, policy=deps.retry, task=task
     )
     if new:
         # The first wave needs the compiled researcher: build it while the model thinks.
@@ -132,6 +140,22 @@ async def supervisor(
             "supervisor_messages": [*new, reply],
             "supervisor_iteration": (state.get("supervisor_iteration") or 0) + 1,
         },
+    )
+
+
+def researched_tracks(state: SupervisorState) -> list[int]:
+    """The plan tracks a research unit has run for (its calls skipped over a cap excluded)."""
+    units = (state.get("research_units") or {}).values()
+    return sorted(
+        {u["track"] for u in units if u.get("track") is not None and u.get("status") != "running"}
+    )
+
+
+def researched_calls(state: SupervisorState) -> list[str]:
+    """The `ConductResearch` calls a research unit has run for (none for a skipped call)."""
+    units = (state.get("research_units") or {}).values()
+    return sorted(
+        {u["call_id"] for u in units if u.get("call_id") and u.get("status") != "running"}
     )
 
 
@@ -234,6 +258,7 @@ def _dispatch_wave(
         track = item.get("track")
         if plan is not None and track is not None and track < len(plan.tracks):
             item["queries"] = list(plan.tracks[track].queries)
+            item["plan_track"] = plan.tracks[track].model_dump(mode="json")
         unit = {
             "id": item["unit_id"],
             "topic": item["topic"],
@@ -416,8 +441,13 @@ async def research_unit(
     """Run one researcher; its outcome (failed or timed out included) goes back to
     `supervisor_tools`, which answers the wave once every unit of it is back."""
     deps = deps_of(runtime)
+    track = item.get("plan_track")
     outcome = await run_research_unit(
-        deps, item["unit_id"], item["topic"], queries=item.get("queries")
+        deps,
+        item["unit_id"],
+        item["topic"],
+        queries=item.get("queries"),
+        track=ResearchTrack.model_validate(track) if track else None,
     )
     known = set(item.get("known_evidence") or [])
     outcome.records = [record for record in outcome.records if record_key(record) not in known]

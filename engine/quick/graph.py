@@ -27,6 +27,7 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -37,6 +38,7 @@ from engine.config import Settings
 from engine.emit import emit
 from engine.events import MetricRecorded
 from engine.messages import message_text
+from engine.model_task import ModelTask, task_config
 from engine.models.compat.reply_watch import stop_reply_when
 from engine.quick.answer import (
     answer_only,
@@ -79,6 +81,12 @@ CITE_REMINDER = (
     "own; do not copy the results. Put the number of the result each fact came from in square "
     "brackets after it, like [1]. Otherwise search again."
 )
+
+
+def _task(messages: list[BaseMessage], exhausted: bool) -> RunnableConfig:
+    """The quick answer's task, handed to the model with each call as run metadata."""
+    question = question_of(messages).strip()
+    return task_config(ModelTask(role="quick", question=question, answer_now=exhausted))
 
 
 def cite_reminder(question: str) -> str:
@@ -386,6 +394,7 @@ class _QuickNodes:
     ) -> AIMessage:
         """The model's reply; one that only copies its results is asked once more."""
         messages: list[BaseMessage] = list(state["messages"])
+        config = _task(messages, exhausted)
         runnable = self.model.bind_tools(usable) if with_tools else self.model
         # A call without tools is shown none (answer-first), unless it is the synthesis turn.
         shown = usable if with_tools or exhausted else []
@@ -393,13 +402,17 @@ class _QuickNodes:
         catalog = catalog_of(messages)
         # A reply that starts copying a result is cut off there, not read to the token cap.
         with stop_reply_when(copying_results(catalog) if catalog.entries else None):
-            reply = _as_ai_message(await runnable.ainvoke(request, max_tokens=QUICK_TURN_TOKENS))
+            reply = _as_ai_message(
+                await runnable.ainvoke(request, config, max_tokens=QUICK_TURN_TOKENS)
+            )
             if _copied_only(reply, catalog):
                 # Asked once more, with the same request before the notice: a server that
                 # caches its last prompt reads only the notice again.
                 notice = HumanMessage(content=copy_notice(question_of(messages)))
                 retry = [*request, notice]
-                again = _as_ai_message(await runnable.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
+                again = _as_ai_message(
+                    await runnable.ainvoke(retry, config, max_tokens=QUICK_TURN_TOKENS)
+                )
                 # Asked to answer, not to search: another search would cost a whole new prompt,
                 # so a tool call here leaves the copy to be quoted from instead.
                 reply = reply if again.tool_calls else again
@@ -419,14 +432,19 @@ class _QuickNodes:
         if not copied and not _no_answer(reply):
             return reply
         retry = self.request_for(state, usable, True)
+        config = _task(messages, True)
         if not copied:
-            return _as_ai_message(await self.model.ainvoke(retry, max_tokens=QUICK_TURN_TOKENS))
+            return _as_ai_message(
+                await self.model.ainvoke(retry, config, max_tokens=QUICK_TURN_TOKENS)
+            )
         # Copied twice already: asked with the tools still bound, so the request differs from
         # the last one only in its final line and a server's cached prompt still holds the rest
         # (without them, a small CPU server reads the whole prompt again: minutes). A tool call
         # or another copy leaves the copy to be quoted from.
         with stop_reply_when(copying_results(catalog)):
-            again = await self.model.bind_tools(usable).ainvoke(retry, max_tokens=QUICK_TURN_TOKENS)
+            again = await self.model.bind_tools(usable).ainvoke(
+                retry, config, max_tokens=QUICK_TURN_TOKENS
+            )
         again = _as_ai_message(again)
         if again.tool_calls or _no_answer(again) or _copied_only(again, catalog):
             return reply

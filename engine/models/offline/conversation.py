@@ -1,14 +1,13 @@
 """A read-only view of the conversation the offline model is given.
 
-The model decides everything from the messages and the bound tool schemas, so every question it
-asks of them lives here: which tools are bound, what was already called, what came back, what the
-person asked.
+What the call is for (its role, the question, the plan) comes with the call as data
+(engine.model_task); what happened in the conversation is read here: which tools are bound,
+what was already called, what came back.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,23 +20,6 @@ from langchain_core.messages import (
 )
 
 from engine.messages import message_text
-
-_QUESTION_LINE_RE = re.compile(
-    r"^[ \t]*(?:\*\*)?(?:research question|user question|original question|question|request)"
-    r"(?:\*\*)?\s*:\s*(?P<text>\S.*)$",
-    re.IGNORECASE | re.MULTILINE,
-)
-_ANSWER_LINE_RE = re.compile(r"^\s*Answer:\s*(?P<text>\S.*)$", re.MULTILINE)
-_QUESTION_TAG_RE = re.compile(r"<question>\s*(?P<text>.+?)\s*</question>", re.DOTALL | re.I)
-_BUFFER_HUMAN_RE = re.compile(r"^(?:Human|User):\s*(?P<text>\S.*)$", re.MULTILINE)
-# Instructions the quick path adds as human turns after tool results; they are no question.
-_ENGINE_NOTICE_RE = re.compile(
-    r"^(?:If these results answer the question|Your last reply looked like a tool call)"
-)
-_NO_MORE_TOOLS_RE = re.compile(
-    r"no (?:more|further) tool calls|budget (?:is )?(?:exhausted|spent)|do not call (?:any )?tools",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -139,55 +121,15 @@ class Conversation:
                 outputs.append((name, message_text(message)))
         return outputs
 
-    def last_tool_message(self) -> str | None:
-        """Content of the newest ToolMessage, when one came after the last AI turn."""
+    def last_answered(self) -> str | None:
+        """The tool whose answer is the newest message after the last AI turn, if one is."""
+        names = {call.id: call.name for call in self.past_calls()}
         for message in reversed(self.messages):
             if isinstance(message, ToolMessage):
-                return message_text(message)
+                return message.name or names.get(message.tool_call_id)
             if isinstance(message, AIMessage):
                 return None
         return None
-
-    def tools_forbidden(self) -> bool:
-        """Whether the newest instruction says the tool budget is spent."""
-        for message in reversed(self.messages):
-            if isinstance(message, HumanMessage | SystemMessage):
-                return bool(_NO_MORE_TOOLS_RE.search(message_text(message)))
-            if isinstance(message, AIMessage):
-                return False
-        return False
-
-    def question(self) -> str:
-        """The person's question, found by the conventions prompts use, else the human turn."""
-        text = self.prompt_text
-        labelled = [m.group("text").strip() for m in _QUESTION_LINE_RE.finditer(text)]
-        if labelled:
-            # The first label is the person's question; later ones are quotes of it (a brief,
-            # a search heading) that may carry extra words.
-            question = labelled[0]
-            # A clarification answer given as `Answer: ...` belongs to the question.
-            answers = [m.group("text").strip() for m in _ANSWER_LINE_RE.finditer(text)]
-            if answers and answers[-1] not in question:
-                question = f"{question} {answers[-1]}"
-            return question
-        tagged = _QUESTION_TAG_RE.findall(text)
-        if tagged:
-            return " ".join(tagged[-1].split())
-        buffered = [m.group("text").strip() for m in _BUFFER_HUMAN_RE.finditer(text)]
-        if buffered:
-            return " ".join(buffered)
-        humans = [
-            t.strip()
-            for t in self.human_texts
-            # Budget notices and the engine's own reminders are no question.
-            if t.strip() and not _NO_MORE_TOOLS_RE.search(t) and not _ENGINE_NOTICE_RE.match(t)
-        ]
-        if not humans:
-            return " ".join(text.split())[:400]
-        if len(humans) > 1 and len(humans[-1]) < 400:
-            # A clarification answer follows the question: together they are the question.
-            return " ".join(h for h in humans if len(h) < 400)
-        return humans[-1] if len(humans[-1]) < 400 else humans[-1].splitlines()[0][:400]
 
 
 def dumps_args(args: dict[str, Any]) -> str:

@@ -20,11 +20,12 @@ from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.messages.tool import tool_call_chunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig, ensure_config
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from engine.model_task import TASK_KEY, task_in
 from engine.models.offline.conversation import message_text
 from engine.models.offline.policy import respond, to_ai_message
 from engine.models.offline.reply import OfflineReply
@@ -32,6 +33,8 @@ from engine.models.offline.text import count_words
 from engine.report_stream import report_draft
 
 OFFLINE_MODEL_NAME = "offline-extractive"
+# The task of a streamed call (its JSON), handed to `_stream`/`_astream` as a keyword argument.
+_TASK_KWARG = "offline_task"
 _WORDS_PER_TEXT_CHUNK = 12
 
 
@@ -89,10 +92,20 @@ class OfflineChatModel(BaseChatModel):
 
     # ---- the decision ------------------------------------------------------------------
 
-    def _decide(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> OfflineReply:
+    def _decide(
+        self,
+        messages: list[BaseMessage],
+        kwargs: dict[str, Any],
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None,
+    ) -> OfflineReply:
+        # The node's task travels in the run's metadata (engine.model_task), never in the prompt.
+        metadata = run_manager.metadata if run_manager is not None else None
+        if _TASK_KWARG in kwargs:
+            metadata = {TASK_KEY: kwargs[_TASK_KWARG]}
         return respond(
             messages,
             kwargs.get("tools"),
+            task=task_in(metadata),
             tool_choice=kwargs.get("tool_choice"),
             ls_format=kwargs.get("ls_structured_output_format"),
         )
@@ -133,6 +146,44 @@ class OfflineChatModel(BaseChatModel):
             chunk_position="last",
         )
 
+    # ---- the task of streamed calls ------------------------------------------------------
+    # LangChain hands `_stream`/`_astream` no run manager, so not the run's metadata. A direct
+    # stream passes the task along as a keyword; a call that LangChain would stream on its own
+    # (a streaming callback is listening) and that carries a task is answered whole, by
+    # `_generate`/`_agenerate`, which see it.
+
+    def _should_stream(
+        self,
+        *,
+        async_api: bool,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> bool:
+        if run_manager is not None and task_in(run_manager.metadata) is not None:
+            return False
+        return super()._should_stream(async_api=async_api, run_manager=run_manager, **kwargs)
+
+    def stream(
+        self,
+        input: LanguageModelInput,
+        config: RunnableConfig | None = None,
+        *,
+        stop: list[str] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[AIMessageChunk]:
+        yield from super().stream(input, config, stop=stop, **_with_task(config, kwargs))
+
+    async def astream(
+        self,
+        input: LanguageModelInput,
+        config: RunnableConfig | None = None,
+        *,
+        stop: list[str] | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[AIMessageChunk]:
+        async for chunk in super().astream(input, config, stop=stop, **_with_task(config, kwargs)):
+            yield chunk
+
     # ---- BaseChatModel hooks -----------------------------------------------------------
 
     def _generate(
@@ -144,7 +195,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
-        return self._result(messages, self._decide(messages, kwargs))
+        return self._result(messages, self._decide(messages, kwargs, run_manager))
 
     async def _agenerate(
         self,
@@ -155,7 +206,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> ChatResult:
         if self.delay_seconds:
             await asyncio.sleep(self.delay_seconds)
-        reply = self._decide(messages, kwargs)
+        reply = self._decide(messages, kwargs, run_manager)
         report = report_draft()
         if report is not None:  # the writer's call: its report, section by section
             report.begin()
@@ -171,7 +222,7 @@ class OfflineChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         if self.delay_seconds:
             time.sleep(self.delay_seconds)
-        for chunk in self._chunks(messages, self._decide(messages, kwargs)):
+        for chunk in self._chunks(messages, self._decide(messages, kwargs, run_manager)):
             if run_manager and isinstance(chunk.content, str) and chunk.content:
                 run_manager.on_llm_new_token(
                     chunk.content, chunk=ChatGenerationChunk(message=chunk)
@@ -187,8 +238,15 @@ class OfflineChatModel(BaseChatModel):
     ) -> AsyncIterator[ChatGenerationChunk]:
         if self.delay_seconds:
             await asyncio.sleep(self.delay_seconds)
-        for chunk in self._chunks(messages, self._decide(messages, kwargs)):
+        for chunk in self._chunks(messages, self._decide(messages, kwargs, run_manager)):
             generation = ChatGenerationChunk(message=chunk)
             if run_manager and isinstance(chunk.content, str) and chunk.content:
                 await run_manager.on_llm_new_token(chunk.content, chunk=generation)
             yield generation
+
+
+def _with_task(config: RunnableConfig | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The call's keyword arguments with its task, when its config (or the run it is part
+    of) carries one."""
+    metadata = ensure_config(config).get("metadata") or {}
+    return {**kwargs, _TASK_KWARG: metadata[TASK_KEY]} if TASK_KEY in metadata else kwargs

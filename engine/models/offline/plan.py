@@ -35,11 +35,6 @@ _DEEP_MARKERS = re.compile(
 _LOOKUP_START = re.compile(
     r"^\s*(?:what is|what are|what's|who is|who was|who are|when|where|define|which year)\b", re.I
 )
-_FEEDBACK_RE = re.compile(
-    r"^\s*(?:#+\s*)?(?:reviewer feedback|revision feedback|feedback|requested changes?|"
-    r"apply this feedback)\s*:\s*(?P<text>\S.*)$",
-    re.I | re.M,
-)
 _TITLE_CUT_RE = re.compile(r"\s+[—|–-]\s+|\s*:\s+")
 _QUICK_WORD_LIMIT = 8
 _LOOKUP_WORD_LIMIT = 10
@@ -291,12 +286,12 @@ def _phrase_drafts(question: str, subject: str) -> list[_Draft]:
     return drafts
 
 
-def _grounding_drafts(prompt: str, subject: str) -> list[_Draft]:
+def _grounding_drafts(search_results: str, subject: str) -> list[_Draft]:
     """Tracks named after the strongest grounding results, so the outline fits what exists."""
     subject_terms = terms(subject)
     drafts: list[_Draft] = []
     seen: set[str] = set()
-    for source in parse_search_results(prompt):
+    for source in parse_search_results(search_results):
         title = _clean(_TITLE_CUT_RE.split(source.title, maxsplit=1)[0], 80)
         title_terms = terms(title)
         # A page that shares none of the question's words is not one of its topics.
@@ -316,15 +311,11 @@ def _grounding_drafts(prompt: str, subject: str) -> list[_Draft]:
     return drafts
 
 
-def _feedback_drafts(prompt: str, subject: str) -> list[_Draft]:
-    drafts = []
-    for match in _FEEDBACK_RE.finditer(prompt):
-        focus = subject_of(match.group("text"))
-        if focus:
-            drafts.append(
-                _Draft(f"{focus} (requested)", _section_name(focus), (f"{subject} {focus}", focus))
-            )
-    return drafts
+def _feedback_drafts(feedback: str, subject: str) -> list[_Draft]:
+    focus = subject_of(" ".join(feedback.split())) if feedback.strip() else ""
+    if not focus:
+        return []
+    return [_Draft(f"{focus} (requested)", _section_name(focus), (f"{subject} {focus}", focus))]
 
 
 def _unique_queries(queries: tuple[str, ...]) -> list[str]:
@@ -336,11 +327,12 @@ def _unique_queries(queries: tuple[str, ...]) -> list[str]:
     return kept[:3]
 
 
-def plan_for(question: str, prompt: str = "") -> ResearchPlan:
-    """A valid plan of 3–6 tracks for the question; `prompt` may carry grounding and feedback."""
+def plan_for(question: str, search_results: str = "", *, feedback: str = "") -> ResearchPlan:
+    """A valid plan of 3–6 tracks for the question, named after what the grounding
+    `search_results` found; `feedback` asks for a track of its own."""
     subject = _clean(search_phrase(question) or question, 80) or "the question"
     comparison = _comparison(question)
-    drafts = _feedback_drafts(prompt, subject)
+    drafts = _feedback_drafts(feedback, subject)
     if comparison is not None:
         drafts += _comparison_drafts(*comparison)
     else:
@@ -348,9 +340,9 @@ def plan_for(question: str, prompt: str = "") -> ResearchPlan:
         drafts += subjects
         if not subjects:
             # The question names one subject: the documentation's own titles name its parts.
-            drafts += _grounding_drafts(prompt, subject)
+            drafts += _grounding_drafts(search_results, subject)
         drafts += _aspect_drafts(subject)
-    target = _target_size(comparison is not None, prompt)
+    target = _target_size(comparison is not None, bool(feedback.strip()))
     tracks: list[dict[str, object]] = []
     sections: set[str] = set()
     titles: set[str] = set()
@@ -379,9 +371,9 @@ def plan_for(question: str, prompt: str = "") -> ResearchPlan:
     )
 
 
-def _target_size(is_comparison: bool, prompt: str) -> int:
+def _target_size(is_comparison: bool, revised: bool) -> int:
     """Four tracks normally; comparisons and revised plans may use up to the maximum."""
-    if is_comparison or _FEEDBACK_RE.search(prompt):
+    if is_comparison or revised:
         return MAX_TRACKS
     return MIN_TRACKS + 1
 

@@ -1,18 +1,21 @@
 """The offline model's policy: which role it plays, decided from what it is given.
 
-`respond(messages, tools, structured=None)` is the whole decision, pure and deterministic. The
-chat model (engine/models/offline/model.py) and the OpenAI-compatible test server both call it, so a
-run through `ChatOpenAI` and a run with the model in-process take the same steps.
+`respond(messages, tools, task=..., structured=None)` is the whole decision, pure and
+deterministic. The structured schema asked for and the tools bound say which role a call is;
+the task the node handed over with the call (engine.model_task) carries the role's inputs; the
+conversation says what was already done. The chat model (engine/models/offline/model.py) and
+the OpenAI-compatible test server both call it, so a run through `ChatOpenAI` and a run with
+the model in-process take the same steps.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+from engine.model_task import ModelRole, ModelTask
 from engine.models.offline.conversation import Conversation, ToolSpec, tool_specs
 from engine.models.offline.plan import (
     brief_for,
@@ -23,12 +26,16 @@ from engine.models.offline.plan import (
     subject_of,
 )
 from engine.models.offline.reply import OfflineReply, make_calls
-from engine.models.offline.research import answer_from_tools, research_turn, supervisor_turn
-from engine.models.offline.revision import current_plan_in, feedback_in, revise_plan
-from engine.models.offline.section_writer import section_claims, section_payload
+from engine.models.offline.research import (
+    answer_from_tools,
+    research_turn,
+    supervisor_turn,
+    topic_of,
+)
+from engine.models.offline.revision import revise_plan
+from engine.models.offline.section_writer import section_claims
 from engine.models.offline.text import quotable, split_sentences
-from engine.models.offline.writer import write_report
-from engine.prompt_blocks import LEDGER_HEADER
+from engine.schemas import ResearchPlan
 
 STRUCTURED_SCHEMAS = (
     "ClarifyWithUser",
@@ -37,8 +44,14 @@ STRUCTURED_SCHEMAS = (
     "RouteDecision",
     "SectionDraft",
 )
+_SCHEMA_ROLES: dict[str, ModelRole] = {
+    "ClarifyWithUser": "clarify",
+    "ResearchBrief": "brief",
+    "ResearchPlan": "plan",
+    "RouteDecision": "route",
+    "SectionDraft": "section",
+}
 _RESEARCH_TOOLS = {"search_web", "fetch_url"}
-_BRIEF_QUESTION_RE = re.compile(r"^Research question:\s*(?P<text>\S.*)$", re.M)
 
 
 def structured_target(
@@ -62,10 +75,16 @@ def structured_target(
     return None
 
 
-def structured_args(schema: str, conversation: Conversation) -> dict[str, Any]:
-    """Arguments that fill one of the graph's structured schemas."""
-    question = conversation.question()
+def structured_args(
+    schema: str, conversation: Conversation, task: ModelTask | None = None
+) -> dict[str, Any]:
+    """Arguments that fill one of the graph's structured schemas, from the call's task."""
+    task = task or ModelTask(role=_SCHEMA_ROLES[schema])
+    if schema == "ResearchPlan":
+        return _plan(task).model_dump()
+    question = task.question
     if schema == "ClarifyWithUser":
+        # Asked already when the conversation holds a turn after the question.
         asked = conversation.ai_turns > 0 or len(conversation.human_texts) > 1
         if needs_clarification(question, already_asked=asked):
             return {
@@ -83,29 +102,16 @@ def structured_args(schema: str, conversation: Conversation) -> dict[str, Any]:
     if schema == "RouteDecision":
         mode, reason = route_for(question)
         return {"mode": mode, "reason": reason}
-    if schema == "SectionDraft":
-        payload = section_payload(conversation.prompt_text)
-        return section_claims(payload) if payload is not None else {"claims": []}
-    prompt = conversation.prompt_text
-    question = clarified_question(question, prompt)
-    current, feedback = current_plan_in(prompt), feedback_in(prompt)
-    if current is not None and feedback:
-        subject = subject_of(question) or question
-        return revise_plan(current, feedback, subject).model_dump()
-    return plan_for(question, prompt).model_dump()
+    payload = task.section
+    return section_claims(payload) if payload is not None else {"claims": []}
 
 
-def clarified_question(question: str, prompt: str) -> str:
-    """The question with the person's clarification, as the brief restates it.
-
-    The planner sees the bare question first and the brief after it; the brief's
-    "Research question:" line carries the clarification answer folded in.
-    """
-    match = _BRIEF_QUESTION_RE.search(prompt)
-    restated = match.group("text").strip() if match else ""
-    if restated.startswith(question.rstrip("?. ")) and len(restated) > len(question):
-        return restated
-    return question
+def _plan(task: ModelTask) -> ResearchPlan:
+    """The plan under review revised by the person's feedback, else a new plan."""
+    question = task.question
+    if task.plan is not None and task.feedback:
+        return revise_plan(task.plan, task.feedback, subject_of(question) or question)
+    return plan_for(question, task.search_results, feedback=task.feedback)
 
 
 def _short_reply(conversation: Conversation) -> OfflineReply:
@@ -120,31 +126,36 @@ def respond(
     messages: list[BaseMessage],
     tools: list[dict[str, Any]] | None = None,
     *,
+    task: ModelTask | None = None,
     structured: str | None = None,
     tool_choice: Any = None,
     ls_format: Any = None,
 ) -> OfflineReply:
-    """The offline model's next turn for this conversation and these bound tools."""
+    """The offline model's next turn for this conversation and these bound tools.
+
+    `task` is the role and inputs the calling node handed over (engine.model_task).
+    """
     conversation = Conversation(messages)
     specs = tool_specs(tools)
     schema = structured or structured_target(specs, tool_choice, ls_format)
     if schema is not None:
-        args = structured_args(schema, conversation)
+        args = structured_args(schema, conversation, task)
         if structured is not None:
             # JSON-schema structured output (response_format): the arguments are the content.
             return OfflineReply(content=json.dumps(args), role=schema)
         return OfflineReply(
             tool_calls=make_calls(conversation.ai_turns, [(schema, args)]), role=schema
         )
+    # The bound tools say which loop the call is a turn of; the task says what it is about.
     names = {spec.name for spec in specs}
     if "ConductResearch" in names:
-        return supervisor_turn(conversation, specs)
+        return supervisor_turn(conversation, specs, task or ModelTask(role="supervisor"))
+    task = task or ModelTask(role="researcher")
+    topic = topic_of(task)
     if names & _RESEARCH_TOOLS:
-        return research_turn(conversation, specs)
-    if LEDGER_HEADER in conversation.prompt_text:
-        return write_report(conversation)
+        return research_turn(conversation, specs, topic, can_call=not task.answer_now)
     if conversation.tool_outputs():
-        return answer_from_tools(conversation)
+        return answer_from_tools(conversation, topic)
     return _short_reply(conversation)
 
 

@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from engine.model_task import ModelTask
 from engine.models.offline.conversation import Conversation, ToolSpec
 from engine.models.offline.extract import answer_text, best_quotes, notes_text
 from engine.models.offline.plan import search_phrase, subject_of
 from engine.models.offline.reply import OfflineReply, make_calls
 from engine.models.offline.sources import Source, SourcePool, parse_search_results
 from engine.models.offline.text import content_words, is_code_name, score, terms
-from engine.prompt_blocks import parse_plan_tracks
 from engine.schemas import ResearchTrack
 
 SEARCH_TOOL = "search_web"
@@ -31,12 +31,10 @@ ANSWER_SENTENCES = 5
 MAX_FOLLOW_UP_ROUNDS = 2
 MAX_SUPERVISOR_TURNS = 12
 _RANK_K = 2
-REJECTION_PREFIX = "[ResearchComplete rejected:"
 TOPIC_LABEL = "Research track:"
 _QUERIES_RE = re.compile(r"^\s*Queries:\s*(?P<queries>\S.*)$", re.MULTILINE)
 _TOPIC_RE = re.compile(r"^\s*Research track:\s*(?P<title>\S.*)$", re.MULTILINE)
 _SECTION_RE = re.compile(r"^\s*Section:\s*(?P<section>\S.*)$", re.MULTILINE)
-_SKIPPED_RE = re.compile(r"\bskipped\b|not dispatched|not started|concurrency limit", re.I)
 
 
 # ---- researcher ------------------------------------------------------------------------
@@ -68,10 +66,15 @@ class ResearchTopic:
         return " ".join(word for word in self.section.split() if terms(word) & searched)
 
 
-def topic_of(conversation: Conversation) -> ResearchTopic:
-    """The topic of a `ConductResearch` text (`Research track:`, `Queries:`), else the question."""
-    text = "\n".join(conversation.human_texts) or conversation.prompt_text
-    # The newest labelled lines win: a follow-up turn may restate the topic.
+def topic_of(task: ModelTask) -> ResearchTopic:
+    """What a researcher or a quick answer is about: the plan track it was handed, else its
+    topic in the offline supervisor's own format (`topic_text`), else the question."""
+    if task.track is not None:
+        track = task.track
+        queries = tuple(track.queries[:MAX_SEARCHES])
+        return ResearchTopic(track.title, queries, from_plan=True, section=track.section)
+    # The newest labelled lines win: a follow-up topic may restate the track.
+    text = task.topic
     queries_match = _last(_QUERIES_RE.finditer(text))
     title_match = _last(_TOPIC_RE.finditer(text))
     if queries_match is not None:
@@ -80,7 +83,7 @@ def topic_of(conversation: Conversation) -> ResearchTopic:
         section_match = _last(_SECTION_RE.finditer(text))
         section = section_match.group("section").strip() if section_match else ""
         return ResearchTopic(title, queries[:MAX_SEARCHES], from_plan=True, section=section)
-    question = conversation.question()
+    question = task.question or _first_line(text)[:400]
     subject = search_phrase(question) or question[:200]
     words = subject.split()
     derived = [subject]
@@ -105,15 +108,15 @@ def _spec(tools: list[ToolSpec], name: str) -> ToolSpec | None:
     return next((tool for tool in tools if tool.name == name), None)
 
 
-def research_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+def research_turn(
+    conversation: Conversation, tools: list[ToolSpec], topic: ResearchTopic, *, can_call: bool
+) -> OfflineReply:
     """Next researcher step: search, fetch, or answer with cited extractive notes."""
-    topic = topic_of(conversation)
     pool = SourcePool()
     for name, content in conversation.tool_outputs():
         pool.add_tool_output(name, content)
     calls = conversation.past_calls()
     turn = conversation.ai_turns
-    can_call = not conversation.tools_forbidden()
 
     search = _spec(tools, SEARCH_TOOL) if can_call else None
     if search is not None:
@@ -196,9 +199,8 @@ def final_answer(
     return OfflineReply(content=answer_text(heading, quotes), role="quick")
 
 
-def answer_from_tools(conversation: Conversation) -> OfflineReply:
+def answer_from_tools(conversation: Conversation, topic: ResearchTopic) -> OfflineReply:
     """An answer with no tools bound (budget spent, or a summarising call over tool output)."""
-    topic = topic_of(conversation)
     pool = SourcePool()
     for name, content in conversation.tool_outputs():
         pool.add_tool_output(name, content)
@@ -260,38 +262,42 @@ def follow_up_topics(tracks: list[ResearchTrack], rounds: int) -> list[str]:
     return topics
 
 
-def _plan_tracks(conversation: Conversation) -> list[ResearchTrack]:
-    tracks = parse_plan_tracks(conversation.prompt_text)
-    if tracks:
-        return tracks
-    question = conversation.question()
+def _plan_tracks(task: ModelTask) -> list[ResearchTrack]:
+    if task.plan is not None and task.plan.tracks:
+        return list(task.plan.tracks)
+    question = task.question
     subject = subject_of(question) or question[:200] or "the question"
     return [ResearchTrack(title=subject, section=subject, queries=[subject])]
 
 
-def supervisor_turn(conversation: Conversation, tools: list[ToolSpec]) -> OfflineReply:
+def supervisor_turn(
+    conversation: Conversation, tools: list[ToolSpec], task: ModelTask
+) -> OfflineReply:
     """Dispatch every track once, finish, and broaden after each gate rejection (bounded)."""
     names = {tool.name for tool in tools}
-    tracks = _plan_tracks(conversation)
+    tracks = _plan_tracks(task)
     calls = [c for c in conversation.past_calls() if c.name == "ConductResearch"]
+    # This supervisor never calls ResearchComplete beside ConductResearch, so every answer to
+    # it that leaves research going on is a rejection by the quality gate.
     rejections = sum(
-        content.startswith(REJECTION_PREFIX) for _, content in conversation.tool_outputs()
+        c.answer is not None for c in conversation.past_calls() if c.name == "ResearchComplete"
     )
-    last_answer = conversation.last_tool_message() or ""
     turn = conversation.ai_turns
 
-    wanted = [topic_text(track) for track in tracks]
+    # The engine researches the plan's tracks itself and says which; the rest, and the
+    # follow-ups, are this supervisor's own topics, each known by its first line.
+    researched = set(task.researched_tracks)
+    wanted = [topic_text(track) for i, track in enumerate(tracks) if i not in researched]
     wanted += follow_up_topics(tracks, min(rejections, MAX_FOLLOW_UP_ROUNDS))
-    # A topic is known by its first line (`Research track: …`): the engine dispatches the
-    # plan's tracks itself, with a line on the scope after it.
+    researched_calls = set(task.researched_calls)
     done = {
         _first_line(str(c.args.get("research_topic", "")))
         for c in calls
-        if c.answer is not None and not _SKIPPED_RE.search(c.answer[:300])
+        if c.id in researched_calls
     }
     pending = [topic for topic in wanted if _first_line(topic) not in done]
 
-    if rejections > MAX_FOLLOW_UP_ROUNDS and last_answer.startswith(REJECTION_PREFIX):
+    if rejections > MAX_FOLLOW_UP_ROUNDS and conversation.last_answered() == "ResearchComplete":
         # Out of follow-up rounds: stop asking; the graph moves on with what it has.
         return OfflineReply(
             content="Research is complete with the evidence gathered.", role="supervisor"

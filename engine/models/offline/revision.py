@@ -1,26 +1,21 @@
 """How the offline model revises a plan: the current plan plus the person's written feedback.
 
-The engine sends the plan under review (with the person's edits) after `## Current plan`, and
-the feedback after "Apply this feedback:". Each instruction (split on `;`, newlines and "and
-then") adds a track ("add a track on costs"), drops one ("drop the history track") or, when
-it is neither, becomes a requested track focused on its words. Everything else stays as the
-person left it. An instruction that cannot be applied (the plan would leave 3–6 tracks) is
-skipped, so the result may equal the input; the app says so when it does.
+Both arrive as data with the call (engine.model_task): the plan under review, with the
+person's edits, and their feedback as they wrote it. Each instruction (split on `;`,
+sentence ends and "and then") adds a track ("add a track on costs"), drops one ("drop the
+history track") or, when it is neither, becomes a requested track focused on its words.
+Everything else stays as the person left it. An instruction that cannot be applied (the plan
+would leave 3–6 tracks) is skipped, so the result may equal the input; the app says so when it does.
 """
 
 from __future__ import annotations
 
-import json
 import re
-
-from pydantic import ValidationError
 
 from engine.models.offline.plan import subject_of
 from engine.models.offline.text import terms
-from engine.prompts import CURRENT_PLAN_HEADING
 from engine.schemas import MAX_TRACKS, MIN_TRACKS, ResearchPlan, ResearchTrack
 
-_FEEDBACK_RE = re.compile(r"apply this feedback\s*:\s*(?P<text>.+?)(?:\n\s*\n|\Z)", re.I | re.S)
 _SPLIT_RE = re.compile(r"\s*(?:;|\n|\band then\b|\.\s+)\s*", re.I)
 _DROP_RE = re.compile(r"^(?:please\s+)?(?:drop|remove|delete|skip|omit)\s+(?P<what>.+)$", re.I)
 _ADD_RE = re.compile(
@@ -29,23 +24,6 @@ _ADD_RE = re.compile(
     re.I,
 )
 _TRACK_WORDS = re.compile(r"\b(?:the|a|an|track|section|part)\b", re.I)
-
-
-def feedback_in(prompt: str) -> str:
-    match = _FEEDBACK_RE.search(prompt)
-    return " ".join(match.group("text").split()) if match else ""
-
-
-def current_plan_in(prompt: str) -> ResearchPlan | None:
-    start = prompt.find(CURRENT_PLAN_HEADING)
-    if start < 0:
-        return None
-    text = prompt[start + len(CURRENT_PLAN_HEADING) :].strip()
-    try:
-        data, _ = json.JSONDecoder().raw_decode(text)
-        return ResearchPlan.model_validate(data)
-    except (ValueError, ValidationError):
-        return None
 
 
 def _closest(tracks: list[ResearchTrack], words: str) -> int | None:
@@ -69,7 +47,7 @@ def _new_track(focus: str, subject: str, tracks: list[ResearchTrack]) -> Researc
 
 def revise_plan(plan: ResearchPlan, feedback: str, subject: str) -> ResearchPlan:
     tracks = list(plan.tracks)
-    for instruction in filter(None, _SPLIT_RE.split(feedback)):
+    for instruction in filter(None, _SPLIT_RE.split(" ".join(feedback.split()))):
         dropped = _DROP_RE.match(instruction)
         if dropped:
             index = _closest(tracks, dropped.group("what"))

@@ -1,36 +1,21 @@
 """The offline model's section writer: a report section as claims with passage ids.
 
-Its inputs arrive as data: the JSON object the engine puts under the section input heading
-(engine.nodes.section_inputs), never read out of the prompt's wording. A section is its
-findings (each itself a quote from a retrieved passage, kept as quoted), near-duplicates
-dropped, each citing the passages it came from; a summary is the first sentence of each
-section with that sentence's sources.
+Its inputs arrive as data with the call (engine.model_task): the object the engine writes
+the section's prompt from (engine.nodes.section_inputs), never read out of the prompt. A
+section is its findings (each itself a quote from a retrieved passage, kept as quoted),
+near-duplicates dropped, each citing the passages it came from; a summary is the first
+sentence of each section with that sentence's sources.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.models.offline.text import terms
-from engine.prompt_blocks import SECTION_INPUT_HEADING
 
 MAX_SECTION_CLAIMS = 6
 SUMMARY_CLAIMS = 3
 NEAR_DUPLICATE = 0.8
-
-
-def section_payload(prompt: str) -> dict[str, Any] | None:
-    """The section input object of a writer request (None when there is none)."""
-    _, found, rest = prompt.rpartition(SECTION_INPUT_HEADING)
-    if not found:
-        return None
-    decoder = json.JSONDecoder()
-    try:
-        payload, _ = decoder.raw_decode(rest.strip())
-    except ValueError:
-        return None
-    return payload if isinstance(payload, dict) else None
 
 
 def section_claims(payload: dict[str, Any]) -> dict[str, Any]:

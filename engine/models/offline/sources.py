@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 
 _RESULT_HEADER_RE = re.compile(r"^\[(\d+)\]\s+(.*)$")
 _LOCATOR_RE = re.compile(r"^(URL|Document):\s*(\S.*)$")
-_SOURCE_LINE_RE = re.compile(r"^\s*[-*]?\s*\[(\d+)\]\s+(.+)$")
-_URL_AT_END_RE = re.compile(r"(https?://\S+)\s*$")
 
 
 @dataclass
@@ -138,24 +136,3 @@ class SourcePool:
 
     def __len__(self) -> int:
         return len(self._by_locator)
-
-
-def parse_source_titles(text: str) -> dict[str, str]:
-    """Titles from `[n] Title: URL-or-key` lines (a notes Sources list), keyed by locator."""
-    titles: dict[str, str] = {}
-    for line in text.splitlines():
-        match = _SOURCE_LINE_RE.match(line)
-        if not match:
-            continue
-        entry = match.group(2).strip()
-        url = _URL_AT_END_RE.search(entry)
-        if url:
-            title = entry[: url.start()].rstrip().rstrip(":-–").strip()
-            locator = url.group(1)
-        elif ": " in entry:
-            title, locator = (part.strip() for part in entry.rsplit(": ", 1))
-        else:
-            continue
-        if title and locator and locator not in titles:
-            titles[locator] = title
-    return titles

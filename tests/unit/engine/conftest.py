@@ -19,7 +19,6 @@ from langchain_core.tools import BaseTool, tool
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings, settings_from_mapping
 from engine.middleware.retry import RetryPolicy
-from engine.models.offline.section_writer import section_payload
 from engine.nodes.deps import EngineDeps
 from engine.schemas import (
     Claim,
@@ -30,6 +29,7 @@ from engine.schemas import (
     RouteDecision,
     SectionDraft,
 )
+from tests.fixtures.prompt_task import section_payload
 from tests.helpers.scripted_model import (
     ScriptedChatModel,
     human_text,

@@ -15,12 +15,12 @@ from engine.citations.registry import SourceRegistry
 from engine.config import settings_from_mapping
 from engine.middleware.retry import RetryPolicy
 from engine.models.factory import make_chat_model
-from engine.models.offline.section_writer import section_payload
 from engine.nodes.deps import EngineDeps
 from engine.nodes.report import final_report
 from engine.nodes.section_inputs import SECTION_OUTPUT_TOKENS
 from engine.schemas import Claim, ResearchPlan, ResearchTrack, SectionDraft
 from tests.fixtures.openai_server import OpenAIServer
+from tests.fixtures.prompt_task import section_payload
 from tests.helpers.scripted_model import ScriptedChatModel, human_text, structured_reply
 from tests.helpers.scripted_openai_server import Answer, ScriptedOpenAIServer
 from tests.unit.engine.conftest import make_settings

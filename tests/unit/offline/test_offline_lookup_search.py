@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import HumanMessage
-
+from engine.model_task import ModelTask
 from engine.models.offline import research
-from engine.models.offline.conversation import Conversation
 from engine.models.offline.sources import SourcePool
+
+
+def _topic(question: str) -> research.ResearchTopic:
+    return research.topic_of(ModelTask(role="quick", question=question))
 
 
 def _search_output(query: str, results: list[tuple[str, str, str]]) -> str:
@@ -21,7 +23,7 @@ def test_a_lookup_question_searches_for_the_names_it_ends_with() -> None:
         "What is the default buffer size limit of the StreamReader returned by "
         "asyncio.open_connection()?"
     )
-    topic = research.topic_of(Conversation([HumanMessage(question)]))
+    topic = _topic(question)
     assert "asyncio.open_connection" in topic.queries[0].split()
     assert len(topic.queries[0].split()) <= 6
     # The narrower search keeps the names too.
@@ -29,7 +31,7 @@ def test_a_lookup_question_searches_for_the_names_it_ends_with() -> None:
 
 
 def test_a_question_without_names_searches_its_first_words() -> None:
-    topic = research.topic_of(Conversation([HumanMessage("How long do debug mode callbacks run?")]))
+    topic = _topic("How long do debug mode callbacks run?")
     assert topic.queries[0] == "long debug mode callbacks run"
     assert topic.queries[1] == "long debug mode"
 
@@ -66,9 +68,7 @@ def test_the_results_the_searches_rank_first_are_read_first() -> None:
 
 def test_a_word_in_capitals_is_searched_even_when_its_lower_case_is_a_stopword() -> None:
     # `GET` is an HTTP method; "get" is a stopword. "What happens" is the question's form.
-    topic = research.topic_of(
-        Conversation([HumanMessage("What happens to the payload of a GET request?")])
-    )
+    topic = _topic("What happens to the payload of a GET request?")
     assert topic.queries[0].split() == ["payload", "GET", "request"]
     assert "get" in offline_terms("Note that for GET requests, the payload is never parsed.")
     assert "get" not in offline_terms("You can get the payload from the request.")

@@ -6,6 +6,7 @@ import time
 
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage
 
+from engine.model_task import ModelTask, task_config
 from engine.models.offline import OfflineChatModel
 from engine.schemas import (
     ClarifyWithUser,
@@ -23,19 +24,25 @@ async def test_structured_output_fills_every_scoping_schema() -> None:
         SystemMessage("Scope the request."),
         HumanMessage("How are asyncio tasks cancelled?"),
     ]
-    clarify = await model.with_structured_output(ClarifyWithUser).ainvoke(question)
+    asked = "How are asyncio tasks cancelled?"
+
+    def task(role: str) -> dict:
+        return task_config(ModelTask(role=role, question=asked))  # type: ignore[arg-type]
+
+    clarify = await model.with_structured_output(ClarifyWithUser).ainvoke(question, task("clarify"))
     assert isinstance(clarify, ClarifyWithUser) and not clarify.need_clarification
-    brief = await model.with_structured_output(ResearchBrief).ainvoke(question)
+    brief = await model.with_structured_output(ResearchBrief).ainvoke(question, task("brief"))
     assert isinstance(brief, ResearchBrief)
     assert "How are asyncio tasks cancelled?" in brief.research_brief
-    route = await model.with_structured_output(RouteDecision).ainvoke(question)
+    route = await model.with_structured_output(RouteDecision).ainvoke(question, task("route"))
     assert isinstance(route, RouteDecision) and route.mode == "quick"
-    plan = await model.with_structured_output(ResearchPlan).ainvoke(question)
+    plan = await model.with_structured_output(ResearchPlan).ainvoke(question, task("plan"))
     assert isinstance(plan, ResearchPlan) and 3 <= len(plan.tracks) <= 6
 
 
 async def test_one_word_question_asks_then_accepts_the_answer() -> None:
-    model = OfflineChatModel().with_structured_output(ClarifyWithUser)
+    config = task_config(ModelTask(role="clarify", question="asyncio"))
+    model = OfflineChatModel().with_structured_output(ClarifyWithUser).with_config(config)
     first = await model.ainvoke([HumanMessage("asyncio")])
     assert isinstance(first, ClarifyWithUser)
     assert first.need_clarification and first.question.endswith("?")
@@ -46,7 +53,8 @@ async def test_one_word_question_asks_then_accepts_the_answer() -> None:
 
 
 async def test_brief_keeps_the_clarification_answer() -> None:
-    model = OfflineChatModel().with_structured_output(ResearchBrief)
+    config = task_config(ModelTask(role="brief", question="asyncio cancellation"))
+    model = OfflineChatModel().with_structured_output(ResearchBrief).with_config(config)
     brief = await model.ainvoke(
         [HumanMessage("Request: asyncio\nClarifying question: Which part?\nAnswer: cancellation")]
     )

@@ -3,11 +3,9 @@ furniture, code read as words, chance matches or the same words under several en
 
 from __future__ import annotations
 
-from langchain_core.messages import HumanMessage
-
+from engine.model_task import ModelTask
 from engine.models.offline import research
 from engine.models.offline import text as offline_text
-from engine.models.offline.conversation import Conversation
 from engine.models.offline.extract import best_quotes, candidates_from
 from engine.models.offline.facts import NAME, fact_factor, states
 from engine.models.offline.passages import labelled_sentences
@@ -134,7 +132,7 @@ def test_a_release_note_is_worth_less_unless_the_question_asks_when() -> None:
 
 def test_a_plan_track_is_ranked_by_its_queries_and_focused_by_its_section() -> None:
     def topic(track: ResearchTrack) -> research.ResearchTopic:
-        return research.topic_of(Conversation([HumanMessage(research.topic_text(track))]))
+        return research.topic_of(ModelTask(role="researcher", track=track))
 
     differences = topic(
         ResearchTrack(

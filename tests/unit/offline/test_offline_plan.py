@@ -91,8 +91,8 @@ def test_grounding_results_name_tracks() -> None:
 
 
 def test_feedback_adds_a_requested_track() -> None:
-    prompt = "Apply this feedback:\nAdd a section about timeouts and deadlines"
-    plan = plan_for("How are asyncio tasks cancelled?", prompt)
+    feedback = "Add a section about timeouts and deadlines"
+    plan = plan_for("How are asyncio tasks cancelled?", feedback=feedback)
     assert "timeouts deadlines" in plan.tracks[0].section.lower()
     assert plan != plan_for("How are asyncio tasks cancelled?")
 

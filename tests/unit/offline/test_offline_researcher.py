@@ -10,6 +10,7 @@ from langchain.agents.middleware import TodoListMiddleware
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from engine.citations.extract import extract_cited_sentences
+from engine.model_task import ModelTask, task_config
 from engine.models.offline import OfflineChatModel
 from engine.models.offline.research import topic_text
 from engine.schemas import ResearchTrack
@@ -21,6 +22,9 @@ TRACK = ResearchTrack(
     queries=["asyncio cancel task", "CancelledError exception"],
 )
 _MARK = re.compile(r"\s*\[\d+\]")
+# What the engine hands a research unit's model calls: its topic and the plan track.
+UNIT = task_config(ModelTask(role="researcher", topic=topic_text(TRACK), track=TRACK))
+QUICK = task_config(ModelTask(role="quick", question="How are asyncio tasks cancelled?"))
 
 
 def _final_text(messages: list) -> str:
@@ -39,7 +43,7 @@ def _assert_grounded_notes(text: str) -> None:
 async def test_create_agent_researcher_searches_fetches_and_cites(research_tools, tool_log) -> None:
     agent = create_agent(OfflineChatModel(), tools=research_tools, system_prompt="Research.")
     result = await agent.ainvoke(
-        {"messages": [HumanMessage(topic_text(TRACK))]}, {"recursion_limit": 20}
+        {"messages": [HumanMessage(topic_text(TRACK))]}, {**UNIT, "recursion_limit": 20}
     )
     searches = [arg for name, arg in tool_log.calls if name == "search_web"]
     fetches = [arg for name, arg in tool_log.calls if name == "fetch_url"]
@@ -60,7 +64,7 @@ async def test_deep_agent_researcher_with_todo_middleware(research_tools, tool_l
         middleware=[TodoListMiddleware()],
     )
     result = await agent.ainvoke(
-        {"messages": [HumanMessage(topic_text(TRACK))]}, {"recursion_limit": 30}
+        {"messages": [HumanMessage(topic_text(TRACK))]}, {**UNIT, "recursion_limit": 30}
     )
     assert [n for n, _ in tool_log.calls].count("search_web") == len(TRACK.queries)
     _assert_grounded_notes(_final_text(result["messages"]))
@@ -71,7 +75,7 @@ async def test_streamed_agent_run_carries_tool_calls(research_tools) -> None:
     tool_names = []
     async for chunk, _meta in agent.astream(
         {"messages": [HumanMessage(topic_text(TRACK))]},
-        {"recursion_limit": 20},
+        {**UNIT, "recursion_limit": 20},
         stream_mode="messages",
     ):
         if isinstance(chunk, ToolMessage):
@@ -83,7 +87,8 @@ async def test_quick_path_answers_with_a_heading_and_sources(research_tools, too
     search_and_fetch = [t for t in research_tools if t.name != "think_tool"]
     agent = create_agent(OfflineChatModel(), tools=search_and_fetch)
     result = await agent.ainvoke(
-        {"messages": [HumanMessage("How are asyncio tasks cancelled?")]}, {"recursion_limit": 20}
+        {"messages": [HumanMessage("How are asyncio tasks cancelled?")]},
+        {**QUICK, "recursion_limit": 20},
     )
     text = _final_text(result["messages"])
     assert text.startswith("# How are asyncio tasks cancelled?")
@@ -92,7 +97,7 @@ async def test_quick_path_answers_with_a_heading_and_sources(research_tools, too
     assert [n for n, _ in tool_log.calls].count("search_web") == 1
 
 
-async def test_budget_notice_forces_an_answer_without_tool_calls(research_tools) -> None:
+async def test_a_spent_budget_forces_an_answer_without_tool_calls(research_tools) -> None:
     model = OfflineChatModel().bind_tools(research_tools)
     search = (
         'Search results for "asyncio cancel":\n\n[1] Coroutines and Tasks\n'
@@ -106,8 +111,12 @@ async def test_budget_notice_forces_an_answer_without_tool_calls(research_tools)
             HumanMessage("How are asyncio tasks cancelled?"),
             AIMessage("", tool_calls=[call]),
             ToolMessage(search, tool_call_id="c1", name="search_web"),
-            HumanMessage("Research budget exhausted — answer now; no more tool calls."),
-        ]
+            # Told as data, not by the notice's wording, however it is put.
+            HumanMessage("Time is up: write the answer from what you found."),
+        ],
+        task_config(
+            ModelTask(role="quick", question="How are asyncio tasks cancelled?", answer_now=True)
+        ),
     )
     assert reply.tool_calls == []
     assert "To cancel a running Task use the cancel() method of the task object. [1]" in reply.text
@@ -122,7 +131,8 @@ async def test_no_results_gives_an_honest_empty_answer() -> None:
             HumanMessage(topic_text(TRACK)),
             AIMessage("", tool_calls=[call]),
             ToolMessage('No results for "zzz".', tool_call_id="c1", name="search_web"),
-        ]
+        ],
+        UNIT,
     )
     assert "[" not in reply.text and "http" not in reply.text
     assert _MARK.search(reply.text) is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from engine.model_task import ModelTask, task_config
 from engine.models.offline import OfflineChatModel
 from engine.models.offline.plan import plan_for
 from engine.models.offline.research import MAX_FOLLOW_UP_ROUNDS
@@ -17,9 +18,33 @@ def _start() -> list[BaseMessage]:
     return [SystemMessage("You are the lead research supervisor."), HumanMessage(format_plan(PLAN))]
 
 
-async def _turn(messages: list[BaseMessage]) -> AIMessage:
+def _researched(messages: list[BaseMessage]) -> list[str]:
+    """What the engine would say ran: every ConductResearch call not answered as skipped."""
+    conduct = {
+        c["id"]
+        for m in messages
+        if isinstance(m, AIMessage)
+        for c in m.tool_calls
+        if c["name"] == "ConductResearch"
+    }
+    return [
+        m.tool_call_id
+        for m in messages
+        if isinstance(m, ToolMessage)
+        and m.tool_call_id in conduct
+        and not str(m.content).startswith("Skipped")
+    ]
+
+
+async def _turn(messages: list[BaseMessage], task: ModelTask | None = None) -> AIMessage:
     model = OfflineChatModel().bind_tools([ConductResearch, ResearchComplete])
-    reply = await model.ainvoke(messages)
+    task = task or ModelTask(
+        role="supervisor",
+        question="How are asyncio tasks cancelled?",
+        plan=PLAN,
+        researched_calls=_researched(messages),
+    )
+    reply = await model.ainvoke(messages, task_config(task))
     assert isinstance(reply, AIMessage)
     return reply
 
@@ -97,7 +122,8 @@ async def test_gate_rejection_brings_broadened_follow_ups_then_stops() -> None:
     assert final.tool_calls == [] and final.content
 
 
-async def test_without_a_plan_block_the_question_is_one_track() -> None:
-    reply = await _turn([HumanMessage("How are asyncio tasks cancelled?")])
+async def test_without_a_plan_the_question_is_one_track() -> None:
+    question = "How are asyncio tasks cancelled?"
+    reply = await _turn([HumanMessage(question)], ModelTask(role="supervisor", question=question))
     assert len(reply.tool_calls) == 1
     assert "Queries: asyncio tasks cancelled" in reply.tool_calls[0]["args"]["research_topic"]

@@ -7,7 +7,6 @@ from engine.models.offline.sources import (
     SourcePool,
     parse_fetch_result,
     parse_search_results,
-    parse_source_titles,
 )
 from engine.models.offline.text import (
     quotable,
@@ -57,13 +56,6 @@ def test_fetch_result_merges_into_the_searched_source() -> None:
     assert merged.title == "Tasks page"
     assert merged.passages[-1] == "Full text."
     assert len(pool) == 2
-
-
-def test_source_titles_from_a_sources_list() -> None:
-    titles = parse_source_titles(
-        "Sources:\n[1] Coroutines: and Tasks: https://a.example/x\n[2] Guide: guide.pdf, p.3"
-    )
-    assert titles == {"https://a.example/x": "Coroutines: and Tasks", "guide.pdf, p.3": "Guide"}
 
 
 def test_split_sentences_respects_lines_and_stops() -> None:

@@ -9,6 +9,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
+from engine.model_task import ModelTask, task_config
 from engine.models.offline import OfflineChatModel
 from engine.models.offline.research import topic_text
 from engine.schemas import ConductResearch, ResearchComplete, ResearchPlan, ResearchTrack
@@ -37,7 +38,9 @@ def _client(server: OpenAIServer, **kwargs) -> ChatOpenAI:
 async def test_tool_calls_match_the_in_process_model(llm, research_tools) -> None:
     prompt = [HumanMessage(topic_text(TRACK))]
     remote = await _client(llm).bind_tools(research_tools).ainvoke(prompt)
-    local = await OfflineChatModel().bind_tools(research_tools).ainvoke(prompt)
+    # In process, the model is handed the task the server reads back out of the prompt.
+    task = task_config(ModelTask(role="researcher", topic=topic_text(TRACK), track=TRACK))
+    local = await OfflineChatModel().bind_tools(research_tools).ainvoke(prompt, task)
     assert remote.tool_calls == local.tool_calls
     assert remote.usage_metadata is not None
     assert remote.usage_metadata["input_tokens"] == local.usage_metadata["input_tokens"]
@@ -56,8 +59,11 @@ async def test_streaming_with_usage_reassembles_tool_calls(llm) -> None:
     total = chunks[0]
     for chunk in chunks[1:]:
         total = total + chunk
+    task = task_config(ModelTask(role="supervisor", question=str(prompt[0].content)))
     expected = (
-        await OfflineChatModel().bind_tools([ConductResearch, ResearchComplete]).ainvoke(prompt)
+        await OfflineChatModel()
+        .bind_tools([ConductResearch, ResearchComplete])
+        .ainvoke(prompt, task)
     )
     assert total.tool_calls == expected.tool_calls
     assert total.usage_metadata and total.usage_metadata["output_tokens"] > 0
