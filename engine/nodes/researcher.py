@@ -27,6 +27,7 @@ from langchain_core.tools import BaseTool
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.logs import get_logger
+from engine.middleware.first_search import retrieved_opening_id
 from engine.middleware.guarded import researcher_middleware
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
@@ -187,9 +188,16 @@ async def run_research_unit(
             passages[:] = await retrieve_passages(
                 deps, registry, unit_id, topic, _searched_for(topic, queries)
             )
-            opening = f"{topic}\n\n{passages_block(passages)}" if passages else topic
+            opening = (
+                HumanMessage(
+                    content=f"{topic}\n\n{passages_block(passages)}",
+                    id=retrieved_opening_id(unit_id),
+                )
+                if passages
+                else HumanMessage(content=topic)
+            )
             return await agent.ainvoke(
-                {"messages": [HumanMessage(content=opening)]},
+                {"messages": [opening]},
                 {"recursion_limit": deps.researcher_recursion_limit},
             )
 
