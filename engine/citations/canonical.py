@@ -169,16 +169,12 @@ def _safe_title(title: str | None) -> str | None:
     return clean_title(title.replace("](", "] ("))
 
 
-def canonical_line(number: int, title: str | None, locator: str) -> str:
-    """`[n] Title: locator`, with a title that reads back unchanged (so verifying is stable).
-
-    A title that would not (it holds something that reads as a second entry, say) is dropped.
-    """
-    return canonical_entry(number, title, locator)[0]
-
-
 def canonical_entry(number: int, title: str | None, locator: str) -> tuple[str, SourceEntry | None]:
-    """`canonical_line`, with the entry that line parses to when that is known without parsing.
+    """`[n] Title: locator`, with a title that reads back unchanged (so verifying is stable),
+    and the entry that line parses to when that is known without parsing.
+
+    A title that would not read back (it holds something that reads as a second entry, say)
+    is dropped.
 
     The entry is None when only reading the line again would tell (a document key, an
     unusual URL); otherwise it equals `parse_entry(line)`, and the line holds no other entry.

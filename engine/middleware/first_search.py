@@ -4,6 +4,11 @@ Small models often answer a research topic from memory on their first turn, and 
 drop tools unless a call is forced. So the first model call of a unit (no tool result yet)
 forces the search tool; a model that still does not call it gets the search the engine runs
 itself on the unit's topic, as the quick path does. Later turns are the model's own.
+
+A unit the engine has already searched for starts from those passages (its opening message
+carries an id made by `retrieved_opening_id`): forcing a search there only makes the model
+repeat the engine's query and read the same results twice (measured on a 1.5B model: one
+more call per unit, and every later prompt thousands of characters longer).
 """
 
 from __future__ import annotations
@@ -18,6 +23,19 @@ from engine.messages import message_text
 
 SEARCH_TOOL = "search_web"
 QUERY_CHARS = 300
+_RETRIEVED_OPENING = "opening-with-passages-"
+
+
+def retrieved_opening_id(unit_id: str) -> str:
+    """The id of a unit's opening message that holds the passages the engine retrieved."""
+    return f"{_RETRIEVED_OPENING}{unit_id}"
+
+
+def _engine_searched(messages: Sequence[BaseMessage]) -> bool:
+    return any(
+        isinstance(m, HumanMessage) and (m.id or "").startswith(_RETRIEVED_OPENING)
+        for m in messages
+    )
 
 
 def _tool_name(tool: Any) -> str:
@@ -28,7 +46,9 @@ def _tool_name(tool: Any) -> str:
 
 def _needs_first_search(request: ModelRequest) -> bool:
     searched = any(isinstance(message, ToolMessage) for message in request.messages)
-    return not searched and any(_tool_name(tool) == SEARCH_TOOL for tool in request.tools)
+    if searched or _engine_searched(request.messages):
+        return False
+    return any(_tool_name(tool) == SEARCH_TOOL for tool in request.tools)
 
 
 def _topic(messages: Sequence[BaseMessage]) -> str:

@@ -27,6 +27,7 @@ from langchain_core.tools import BaseTool
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.logs import get_logger
+from engine.middleware.first_search import retrieved_opening_id
 from engine.middleware.guarded import researcher_middleware
 from engine.model_task import ModelTask, task_config
 from engine.nodes.common import today
@@ -194,11 +195,18 @@ async def run_research_unit(
             passages[:] = await retrieve_passages(
                 deps, registry, unit_id, topic, _searched_for(topic, queries)
             )
-            opening = f"{topic}\n\n{passages_block(passages)}" if passages else topic
+            opening = (
+                HumanMessage(
+                    content=f"{topic}\n\n{passages_block(passages)}",
+                    id=retrieved_opening_id(unit_id),
+                )
+                if passages
+                else HumanMessage(content=topic)
+            )
             # Every model call of the unit inherits the task from the run's metadata.
             config = task_config(ModelTask(role="researcher", topic=topic, track=track))
             config["recursion_limit"] = deps.researcher_recursion_limit
-            return await agent.ainvoke({"messages": [HumanMessage(content=opening)]}, config)
+            return await agent.ainvoke({"messages": [opening]}, config)
 
         result = await asyncio.wait_for(research(), timeout=settings.research_unit_timeout_seconds)
     except asyncio.CancelledError:

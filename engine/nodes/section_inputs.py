@@ -1,7 +1,7 @@
 """What the writer is given for one report section: the claims of its track, each with the
 passages it came from, numbered, within a prompt size the model's context allows.
 
-Deterministic and model-free. The numbers are the section's own; `SectionInput.sources_of`
+Deterministic and model-free. The numbers are the section's own; each passage's locator
 maps them back to the sources the passages came from, so a written sentence's `[n]` becomes
 a source on the engine's side and never depends on a model copying a URL.
 """
@@ -48,12 +48,6 @@ class SectionInput:
     question: str
     passages: list[NumberedPassage] = field(default_factory=list)
     findings: list[tuple[str, list[int]]] = field(default_factory=list)
-
-    def sources_of(self, number: int) -> str | None:
-        for passage in self.passages:
-            if passage.number == number:
-                return passage.locator
-        return None
 
     def payload(self) -> dict[str, Any]:
         return {

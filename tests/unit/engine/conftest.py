@@ -128,6 +128,7 @@ class Scenario:
     writer_errors: list[BaseException] = field(default_factory=list)
     tool_delay: float = 0.0
     researcher_runs: list[str] = field(default_factory=list)
+    search_calls: list[str] = field(default_factory=list)  # "unit_id:query", every search
     plan_feedback_seen: list[str] = field(default_factory=list)
     supervisor_calls: int = 0
     on_researcher_start: Callable[[str], None] | None = None
@@ -256,7 +257,11 @@ class Scenario:
             settings=settings,
             model_for=lambda role: model,
             tools_for=lambda registry, unit_id, focus=None: fake_tools(
-                registry, unit_id, delay=self.tool_delay, delays=self.researcher_delay
+                registry,
+                unit_id,
+                delay=self.tool_delay,
+                delays=self.researcher_delay,
+                calls=self.search_calls,
             ),
             retry=RetryPolicy(max_retries=2, base_delay=0.0),
             **kwargs,

@@ -267,15 +267,17 @@ class MemoryResearcher(Scenario):
         return super().research(messages)
 
 
-async def test_a_researcher_that_answers_from_memory_is_made_to_search_first(tmp_path: Path):
+async def test_a_researcher_given_passages_is_not_made_to_search_them_again(tmp_path: Path):
+    # The engine searched the track's query before the researcher spoke, so its first turn is
+    # its own: no forced search that would repeat the engine's query and show the same
+    # results twice. An answer from memory that cites none of the passages is no evidence.
     settings = make_settings(tmp_path, max_researcher_iterations=1)
     scenario = MemoryResearcher(tracks=3)
     events = await run_approved(settings, scenario)
     assert scenario.researcher_runs == ["memory"]
-    evidence = [e.record for e in events if isinstance(e, EvidenceAdded)]
-    # The engine searched the unit's topic, and the model then cited what that search found.
-    assert len(evidence) == 2
-    assert all("alpha.example.org" in url for r in evidence for url in r.source_urls)
+    # The engine's search of the track's query, and no other.
+    assert [call.split(":", 1)[1] for call in scenario.search_calls] == ["alpha query"]
+    assert not [e for e in events if isinstance(e, EvidenceAdded)]
 
 
 class TwoSearchResearcher(Scenario):
