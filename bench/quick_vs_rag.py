@@ -18,8 +18,13 @@ way, on the same prose, in the same run:
 Questions alternate between the systems, so a machine that slows down during the run slows
 both. Columns: fact in the answer (every expected fact's pattern found in the answer's
 prose), right source cited (a cited source is the expected page), median and p90 wall time,
-prompt and completion tokens per question (the engine's own metering for `quick`, the
-server's usage for `rag`). The offline model has no endpoint, so it runs `quick` only.
+prompt and completion tokens per question. Tokens are counted the same way for both: every
+chat request each system sent (the engine's are captured at its transport) and every reply,
+counted by the endpoint's own tokenizer where it offers one (llama-cpp-python's
+`/extras/tokenize/count`; each message's text plus a fixed 4 tokens of chat template), else
+as each reports them (the engine's metering, which estimates when a streaming server reports
+no usage, and the server's usage for `rag`); the table says which. The offline model has no
+endpoint, so it runs `quick` only.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +64,17 @@ RAG_SYSTEM = (
 _MARKER = re.compile(r"\[(\d+)\]")
 
 
+TEMPLATE_TOKENS_PER_MESSAGE = 4
+
+
+@dataclass
+class Exchange:
+    """One chat request as sent, and the text of its reply."""
+
+    messages: list[str]
+    reply: str
+
+
 @dataclass
 class Outcome:
     system: str
@@ -67,6 +85,7 @@ class Outcome:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     error: str = ""
+    exchanges: list[Exchange] = field(default_factory=list)
 
     @property
     def fact(self) -> bool:
@@ -111,10 +130,11 @@ async def run_quick(
     outcome = Outcome("quick", question)
     started = time.perf_counter()
     try:
-        await asyncio.wait_for(
-            run_headless(settings, args, stderr=io.StringIO(), stdout=io.StringIO()),
-            timeout=timeout or None,
-        )
+        with _captured(outcome.exchanges):
+            await asyncio.wait_for(
+                run_headless(settings, args, stderr=io.StringIO(), stdout=io.StringIO()),
+                timeout=timeout or None,
+            )
     except TimeoutError:
         outcome.error = f"stopped after {timeout:g} s"
     except Exception as exc:  # a row of the table, not a crash of the whole run
@@ -128,6 +148,26 @@ async def run_quick(
     outcome.prompt_tokens = scored.input_tokens
     outcome.completion_tokens = scored.output_tokens
     return outcome
+
+
+@contextmanager
+def _captured(into: list[Exchange]) -> Iterator[None]:
+    """Every chat request the engine streams, with its reply, appended to `into`."""
+    from engine.messages import message_text
+    from engine.models.compat.transport import Transport
+
+    original = Transport._stream
+
+    async def capturing(self: Any, messages: list[Any], *args: Any, **kwargs: Any) -> Any:
+        reply = await original(self, messages, *args, **kwargs)
+        into.append(Exchange([message_text(m) for m in messages], message_text(reply)))
+        return reply
+
+    Transport._stream = capturing  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Transport._stream = original  # type: ignore[method-assign]
 
 
 def _prose(report: str) -> str:
@@ -165,9 +205,10 @@ async def run_rag(
     outcome = Outcome("rag", question)
     started = time.perf_counter()
     hits = index.search(question.question, RAG_PASSAGES)
-    body = {
+    messages = rag_messages(question.question, hits)
+    body: dict[str, Any] = {
         "model": role.model,
-        "messages": rag_messages(question.question, hits),
+        "messages": messages,
         "max_tokens": RAG_MAX_TOKENS,
         "temperature": 0,
     }
@@ -182,6 +223,7 @@ async def run_rag(
             response.raise_for_status()
             data = response.json()
         outcome.answer = str(data["choices"][0]["message"].get("content") or "")
+        outcome.exchanges.append(Exchange([m["content"] for m in messages], outcome.answer))
         usage = data.get("usage") or {}
         outcome.prompt_tokens = int(usage.get("prompt_tokens") or 0)
         outcome.completion_tokens = int(usage.get("completion_tokens") or 0)
@@ -190,6 +232,41 @@ async def run_rag(
     outcome.seconds = time.perf_counter() - started
     outcome.cited = cited_documents(outcome.answer, hits)
     return outcome
+
+
+# ---- counting tokens alike -----------------------------------------------------------------
+
+
+async def tokenizer_counts(settings: Settings, outcomes: list[Outcome]) -> bool:
+    """Recount every outcome's tokens with the endpoint's tokenizer; False when it has none."""
+    import httpx
+
+    role = settings.role_model("writer")
+    base = (role.base_url or "").rstrip("/")
+    if not base:
+        return False
+    root = base.removesuffix("/v1")
+
+    async def count(client: httpx.AsyncClient, text: str) -> int:
+        response = await client.post(
+            f"{root}/extras/tokenize/count", json={"input": text, "model": role.model}
+        )
+        response.raise_for_status()
+        return int(response.json()["count"])
+
+    try:
+        async with httpx.AsyncClient(timeout=30) as client:
+            await count(client, "probe")
+            for outcome in outcomes:
+                prompt = completion = 0
+                for exchange in outcome.exchanges:
+                    for text in exchange.messages:
+                        prompt += await count(client, text) + TEMPLATE_TOKENS_PER_MESSAGE
+                    completion += await count(client, exchange.reply)
+                outcome.prompt_tokens, outcome.completion_tokens = prompt, completion
+    except (httpx.HTTPError, KeyError, ValueError):
+        return False
+    return True
 
 
 # ---- the table --------------------------------------------------------------------------------
@@ -201,7 +278,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def summary_rows(outcomes: list[Outcome]) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for system in SYSTEMS:
         mine = [outcome for outcome in outcomes if outcome.system == system]
         if not mine:
@@ -307,6 +384,12 @@ async def run_all(args: argparse.Namespace) -> list[Outcome]:
                     f"{outcome.seconds:.1f} s {outcome.error}",
                     file=sys.stderr,
                 )
+        counted = not settings.offline and await tokenizer_counts(settings, outcomes)
+        args.token_count = (
+            "tokens: counted by the endpoint's tokenizer, alike for both systems"
+            if counted
+            else "tokens: as each system reports them (no tokenizer endpoint)"
+        )
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=True)
             records = [
@@ -319,6 +402,7 @@ async def run_all(args: argparse.Namespace) -> list[Outcome]:
                     "prompt_tokens": o.prompt_tokens,
                     "completion_tokens": o.completion_tokens,
                     "cited": o.cited,
+                    "calls": len(o.exchanges),
                     "answer": o.answer,
                     "error": o.error,
                 }
@@ -348,6 +432,7 @@ def main() -> None:
         print(render(header, question_rows(outcomes)))
         print()
     print(render(SUMMARY_HEADER, summary_rows(outcomes)))
+    print(getattr(args, "token_count", ""))
 
 
 if __name__ == "__main__":
