@@ -437,7 +437,7 @@ def main() -> None:
         help="ask these quick questions (one per line) instead of the built-in ones",
     )
     parser.add_argument(
-        "--keep", type=Path, help="copy each run's report and audit into this folder"
+        "--keep", type=Path, help="copy each run's report, audit and events into this folder"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args()
@@ -485,7 +485,10 @@ def main() -> None:
             )
             rows.append(row)
             if args.keep is not None and (run_dir / "reports").is_dir():
-                shutil.copytree(run_dir / "reports", args.keep / f"run{number}-{mode}")
+                kept = args.keep / f"run{number}-{mode}"
+                shutil.copytree(run_dir / "reports", kept)
+                if (run_dir / "events.jsonl").is_file():
+                    shutil.copy2(run_dir / "events.jsonl", kept / "events.jsonl")
             if (run_dir / PROFILE_CACHE_FILE).is_file():
                 shutil.copy2(run_dir / PROFILE_CACHE_FILE, profiles)
             print(render_table([row]).splitlines()[-1], file=sys.stderr, flush=True)

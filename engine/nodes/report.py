@@ -40,7 +40,7 @@ from engine.nodes.section_writer import (
     write_section,
     write_summary,
 )
-from engine.nodes.track_sections import nothing_found_line
+from engine.nodes.track_sections import NOTHING_WRITTEN_LINE, nothing_found_line
 from engine.prompts import SECTION_PROMPT
 from engine.schemas import ResearchPlan, ResearchTrack
 from engine.state import ResearchState
@@ -103,6 +103,12 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
         drafted = await reviewed_section(
             drafted, section, found, registry, numbers, deps, structured=structured
         )
+        if not drafted.sentences:
+            # Neither the writer nor the findings gave a sentence citing a passage: said, so
+            # the track does not vanish from the report with an empty heading.
+            blocks.append((heading, NOTHING_WRITTEN_LINE))
+            emit(ReportDelta(section=heading, text=f"## {heading}\n\n{NOTHING_WRITTEN_LINE}\n\n"))
+            continue
         blocks.append((heading, drafted))
         written.append(drafted)
         emit(ReportDelta(section=heading, text=f"## {heading}\n\n{drafted.markdown()}\n\n"))

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.config import Settings
+from engine.grounding.claims import prose_line_count
 from engine.nodes.track_coverage import tracks_of_unit
 from engine.schemas import ResearchPlan
 
@@ -35,3 +36,39 @@ def nothing_found_line(
         reason = str(failed[0].get("failure_reason") or "its researcher failed")
         return f"_This track found nothing: {reason.rstrip('.')}._"
     return "_This track's research found nothing citable in the retrieved sources._"
+
+
+# A track whose every sentence was taken out leaves its heading with nothing under it; such a
+# heading goes (engine/grounding/enforce.py), and with it any sign the track was researched.
+TAKEN_OUT_LINE = (
+    "_This track's sentences were taken out: the retrieved sources do not support them "
+    "(`deepresearch audit` lists them)._"
+)
+NOTHING_WRITTEN_LINE = "_This track's research found nothing citable in the retrieved sources._"
+
+
+def _section_heading(line: str) -> str | None:
+    return line[3:].strip() if line.startswith("## ") else None
+
+
+def with_every_track(report: str, sections: list[str], line: str = TAKEN_OUT_LINE) -> str:
+    """`report` with a heading and `line` for each track section it no longer has, in plan
+    order, before the sources section."""
+    lines = report.split("\n")
+    prose = prose_line_count(report)
+    present = {_section_heading(text) for text in lines[:prose]} - {None}
+    missing = [heading for heading in sections if heading.strip() not in present]
+    if not missing:
+        return report
+    body, tail = lines[:prose], lines[prose:]
+    for heading in missing:
+        later = sections[sections.index(heading) + 1 :]
+        at = next(
+            (i for i, text in enumerate(body) if _section_heading(text) in later),
+            len(body),
+        )
+        while at > 0 and not body[at - 1].strip():
+            at -= 1  # before the blank lines that end the previous section
+        body[at:at] = ["", f"## {heading.strip()}", "", line]
+    text = "\n".join(body).rstrip("\n") + "\n"
+    return f"{text}\n" + "\n".join(tail) if tail else text

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,11 @@ from engine.events import (
 from engine.grounding.enforce import GroundedReport, ground_report_judged
 from engine.grounding.support_judge import document_reader, support_judge, support_judge_label
 from engine.markdown_file import markdown_file_text
+from engine.nodes.common import plan_of
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.list_bullets import one_bullet_per_item
 from engine.nodes.topic import content_tokens
+from engine.nodes.track_sections import with_every_track
 from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
@@ -249,6 +251,11 @@ async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
     if status == "verified" and grounded.claims and not grounded.supported_left:
         status, reason = "unverified", "no_supported_claims"
     closed = close_up_sources(report, grounded.report, kept, grounded.claims)
+    plan = None if quick else plan_of(state.get("plan"))
+    if plan is not None and grounded.claims:
+        # Every approved track keeps its place in the report, emptied by grounding or not.
+        sections = [track.section for track in plan.tracks]
+        closed = replace(closed, report=with_every_track(closed.report, sections))
     grounded = GroundedReport(closed.report, closed.claims)
     kept = [with_source_text(entry, registry, closed.claims) for entry in closed.kept]
     return _Checked(

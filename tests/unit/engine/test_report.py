@@ -79,3 +79,36 @@ async def test_a_report_that_lists_sources_but_cites_none_is_not_verified(tmp_pa
     assert result["audit"]["verification_status"] == "unverified"
     assert result["audit"]["verification_reason"] == "no_inline_citations"
     assert "no sentence cites one" in result["verified_report"]
+
+
+async def test_a_track_section_grounding_empties_keeps_its_heading_with_a_line(tmp_path: Path):
+    from engine.nodes.track_sections import TAKEN_OUT_LINE
+    from engine.schemas import ResearchPlan, ResearchTrack
+
+    plan = ResearchPlan(
+        scope="alpha and beta",
+        tracks=[
+            ResearchTrack(title="Alpha speed", section="Alpha", queries=["alpha"]),
+            ResearchTrack(title="Beta speed", section="Beta", queries=["beta"]),
+            ResearchTrack(title="Gamma speed", section="Gamma", queries=["gamma"]),
+        ],
+    )
+    registry = SourceRegistry()
+    registry.add_url("https://a.example.org/1", "Alpha", "Alpha is fast on every machine.")
+    registry.add_url("https://b.example.org/2", "Beta", "Beta is slow on every machine.")
+    report = (
+        "# Alpha or beta?\n\n## Alpha\n\nAlpha is fast on every machine [1].\n\n"
+        "## Beta\n\nBeta is slow on every machine [2].\n\n"
+        "## Gamma\n\nQuantum tunnelling powers the zeppelin fleet of Atlantis [2].\n\n"
+        "## Sources\n[1] Alpha: https://a.example.org/1\n[2] Beta: https://b.example.org/2\n"
+    )
+    runtime = Runtime(context=deps(tmp_path, ScriptedChatModel.sequence([]), grounding="strict"))
+    config: RunnableConfig = {"configurable": {"thread_id": "s3"}}
+    deep = {**state(), "registry": registry.to_dict(), "plan": plan.model_dump(mode="json")}
+    result = await verify_citations({**deep, "final_report": report}, config, runtime)
+
+    verified = result["verified_report"]
+    assert "Atlantis" not in verified
+    headings = [line for line in verified.splitlines() if line.startswith("## ")]
+    assert headings == ["## Alpha", "## Beta", "## Gamma", "## Sources"]
+    assert verified.split("## Gamma\n", 1)[1].split("## Sources", 1)[0].strip() == TAKEN_OUT_LINE

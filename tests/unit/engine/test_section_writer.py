@@ -294,3 +294,4 @@ async def test_the_critic_takes_out_a_sentence_its_passages_do_not_support(tmp_p
     report = result["final_report"]
     assert "Pandas" not in report
     assert "task be cancelled [1]." in report and "timeout expires [2]." in report
+
