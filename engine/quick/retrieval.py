@@ -45,7 +45,7 @@ MIN_CUT_PASSAGE_CHARS = 300
 # Every word of the reply is generated one token at a time (about ten a second on a CPU
 # server): the direct answer is what was asked, so the shape asks for it and little more.
 ANSWER_SHAPE = (
-    "Answer the question from these passages in one to three sentences, the direct answer "
+    "Answer the question from these passages in one or two sentences, the direct answer "
     "first. Put the number of the passage each fact comes from in square brackets right "
     "after it, like [1]. Use the passages' own words for names, numbers and defaults. If the "
     "passages do not answer the question, say so in one sentence."
