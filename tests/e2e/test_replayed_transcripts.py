@@ -63,9 +63,12 @@ EXPECTED: dict[str, Expected] = {
     # nothing else: grounding takes that out, and an answer no retrieved source backs is
     # reported unverified (exit 4), not passed off as research.
     "quick_off_corpus": Expected(exit_code=4, verified=False, min_searches=1),
-    # Over undici's pages: once an answer of "… is [7]." (a marker where the version should
-    # be); given the passages first, the version itself, cited.
-    "quick_marker_as_fact": Expected(exit_code=0, verified=True, min_kept_citations=1),
+    # Over undici's pages: asked for one or two sentences, "… is [24]." (a marker where the
+    # version should be, and no passage 24), twice: the answer quotes its sources' best
+    # sentences under a lead-in saying why.
+    "quick_marker_as_fact": Expected(
+        exit_code=0, verified=True, min_kept_citations=1, quoted_for_markers=True
+    ),
     # Over the httpd manual: once a copy of the results, stopped and asked again; given the
     # passages first, the model answered in its own words.
     "quick_copy_stopped": Expected(exit_code=0, verified=True, min_kept_citations=1),
