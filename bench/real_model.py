@@ -27,7 +27,8 @@ Columns: model calls and prompt/completion tokens are summed from `UsageUpdated`
 server (every attempt of every call, structured output and capability probes included),
 so a gap between the two is work the metering does not see. "claims supported/removed" is
 the report's cited sentences, how many their sources support, and how many grounding took
-out (GROUNDING=strict); "kept %" is the share of them the report keeps. "tracks" (deep) is
+out (GROUNDING=strict); "kept %" is the share of them kept as supported (a sentence grounding
+only marks is not). "tracks" (deep) is
 the approved plan's tracks whose section keeps a supported sentence, then those whose section
 says why it has none (not researched, nothing found), of all the approved tracks. tokens/s is
 completion tokens over the whole wall time (prompt processing, tools and retries included), not the
@@ -109,12 +110,14 @@ class Row:
     completed: bool
     exit_reason: str
     tracks: tuple[int, int, int] | None = None  # (with a supported sentence, said why, all)
+    claims_supported_kept: int = 0
 
     @property
     def kept_share(self) -> float | None:
-        if not self.claims or self.claims_removed is None:
+        """The report's cited sentences kept as supported (a marked one is not)."""
+        if not self.claims or self.claims_supported is None:
             return None
-        return (self.claims - self.claims_removed) / self.claims
+        return self.claims_supported_kept / self.claims
 
     @property
     def tokens_per_second(self) -> float:
@@ -284,6 +287,11 @@ async def _one_session(
         completed=any(event.status == "completed" for event in finished),
         exit_reason=reason,
         tracks=tracks,
+        claims_supported_kept=(
+            sum(1 for c in report.claims if c.status == "supported" and c.action == "kept")
+            if report
+            else 0
+        ),
     )
 
 

@@ -55,6 +55,9 @@ out what to find). Follow the approved plan below: every track needs evidence.
   rejects, dispatch more research on what is missing.
 - Usually 2 to 4 waves are right. Do not repeat a topic that already has evidence."""
 
+# The citation shape is shown with a placeholder, never a real sentence: a small model copies
+# an example fact as its own finding (the 1.5B model wrote "asyncio.wait_for() cancels the
+# task when the timeout expires" into every research unit of a report on PostgreSQL).
 RESEARCHER_PROMPT = """You are a researcher working on one focused topic. Today is {date}.
 
 Your topic comes with numbered passages its search queries already found. Read them first:
@@ -63,8 +66,8 @@ fetch_url only for what they miss. You have about {search_budget} search calls a
 {max_tool_calls} tool calls in total.
 
 Finish with your findings: short factual sentences, each restating or quoting what one
-passage says and ending with that passage's number, like this:
-asyncio.wait_for() cancels the task when the timeout expires [2].
+passage says and ending with that passage's number, in this shape (a pattern, not a fact):
+<what passage 2 says, in its own words> [2].
 Then a "Sources" section listing each number with its title and URL (or document key).
 Cite only passages and sources you were shown. Write nothing a passage does not say."""
 
@@ -84,8 +87,8 @@ SECTION_PROMPT = """You write one section of a research report. Today is {date}.
 The section input below (JSON) gives the question, the section's heading, the passages its
 research retrieved (each with an id) and the findings drawn from them. Write 2 to 6 sentences
 for this section. Each sentence restates or quotes what one or more passages say and cites
-their ids, like this:
-Task.cancel() requests that the task be cancelled [1].
+their ids, in this shape (a pattern, not a fact):
+<what passage 1 says, in its own words> [1].
 Use only what the passages say; add nothing from memory. No heading, no list of sources."""
 
 SUMMARY_PROMPT = """You write the summary of a research report. Today is {date}.
