@@ -12,6 +12,8 @@ from engine.grounding.claims import prose_line_count
 from engine.nodes.track_coverage import tracks_of_unit
 from engine.schemas import ResearchPlan
 
+NOTHING_WRITTEN_LINE = "_This track's research found nothing citable in the retrieved sources._"
+
 
 def nothing_found_line(
     index: int,
@@ -35,7 +37,7 @@ def nothing_found_line(
     if failed and len(failed) == len(own):
         reason = str(failed[0].get("failure_reason") or "its researcher failed")
         return f"_This track found nothing: {reason.rstrip('.')}._"
-    return "_This track's research found nothing citable in the retrieved sources._"
+    return NOTHING_WRITTEN_LINE
 
 
 # A track whose every sentence was taken out leaves its heading with nothing under it; such a
@@ -44,7 +46,6 @@ TAKEN_OUT_LINE = (
     "_This track's sentences were taken out: the retrieved sources do not support them "
     "(`deepresearch audit` lists them)._"
 )
-NOTHING_WRITTEN_LINE = "_This track's research found nothing citable in the retrieved sources._"
 
 
 def _section_heading(line: str) -> str | None:
