@@ -13,6 +13,7 @@ lock files on this machine alone (`engine/run_lock.py`).
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import AbstractAsyncContextManager, closing
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,29 @@ def _connect(path: Path) -> sqlite3.Connection:
     # checkpointer's database is: a row written is one append, not a rollback journal created,
     # synced and deleted, so fifty sessions starting at once do not queue behind each other's
     # disk flushes (a killed process still loses nothing committed), and readers never wait.
-    connection.execute("PRAGMA journal_mode=WAL")
+    _write_ahead_logging(connection)
     connection.execute("PRAGMA synchronous=NORMAL")
     connection.execute(SCHEMA)
     return connection
+
+
+# Switching a database to WAL takes an exclusive lock that SQLite does not wait for the way it
+# waits for a write: two sessions opening a new data folder at once saw "database is locked".
+WAL_ATTEMPTS = 50
+WAL_RETRY_SECONDS = 0.1
+
+
+def _write_ahead_logging(connection: sqlite3.Connection) -> None:
+    """The database in WAL mode: once set, a file stays so, and later openers only read it."""
+    for attempt in range(WAL_ATTEMPTS):
+        try:
+            if str(connection.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_ATTEMPTS - 1:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
 
 
 class SqliteSessionStore:

@@ -316,8 +316,10 @@ class StatusHeader(Vertical):
         # Not `is_mounted`: that is still False inside `on_mount`, which left the line blank
         # until the first session event. The child exists as soon as compose has run.
         for line in self.query("#status-line").results(Static):
-            # Before the first layout there is no width yet: the whole line.
-            width = line.size.width or 10_000
+            # Before the first layout (or while hidden) the line has no width yet: fitted to
+            # the terminal's, less the line's padding, since the header spans the screen. A
+            # line rendered whole here stayed too long once shown, until the next resize.
+            width = line.size.width or max(self.app.size.width - 2, 20)
             line.update(self.fitted_text(width))
 
 
