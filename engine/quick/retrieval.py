@@ -42,7 +42,7 @@ WINDOW_DIVISOR = 6
 # A passage cut shorter than this is more noise than evidence: it is left out instead.
 MIN_CUT_PASSAGE_CHARS = 300
 
-# Every word of the reply is generated one token at a time (about ten a second on a CPU
+# Every word of the reply is generated one token at a time (a few dozen a second on a CPU
 # server): the direct answer is what was asked, so the shape asks for it and little more.
 ANSWER_SHAPE = (
     "Answer the question from these passages in one or two sentences, the direct answer "
