@@ -24,6 +24,24 @@ _ids = itertools.count(1)
 
 Reply = AIMessage | str | BaseException
 Responder = Callable[[list[BaseMessage]], Reply]
+Passage = tuple[str, str, str]  # title, document key, passage
+
+
+def search_results(query: str, *passages: Passage) -> str:
+    """Local search results in the shape the search tool writes them."""
+    blocks = [f'Search results for "{query}":']
+    for number, (title, key, passage) in enumerate(passages, start=1):
+        blocks.append(f"[{number}] {title}\nDocument: {key}\n{passage}")
+    return "\n\n".join(blocks)
+
+
+def passages_search(*passages: Passage) -> list[BaseTool]:
+    """A search tool that answers every query with `passages`."""
+
+    def search_web(query: str) -> str:
+        return search_results(query, *passages)
+
+    return [StructuredTool.from_function(search_web, name="search_web", description="s")]
 
 
 def calls_message(*calls: tuple[str, dict[str, Any]], content: str = "") -> AIMessage:

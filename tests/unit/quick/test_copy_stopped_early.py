@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from langchain_core.messages import HumanMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool
 
 from engine.config import settings_from_mapping
 from engine.middleware.retry import RetryPolicy
@@ -22,7 +22,12 @@ from engine.quick.graph import COPY_NOTICE, build_quick_graph, final_answer
 from engine.sourcing.echo import copying_results
 from engine.sourcing.source_numbers import SourceCatalog
 from tests.fixtures.openai_server import OpenAIServer
-from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
+from tests.unit.quick.quick_doubles import (
+    RecordingChatModel,
+    calls_message,
+    passages_search,
+    search,
+)
 
 EVENT = (
     "event - Apache HTTP Server Version 2.4",
@@ -40,13 +45,7 @@ OWN = "It was called MaxClients before version 2.3.13 [1]."
 
 
 def search_tool() -> list[BaseTool]:
-    def search_web(query: str) -> str:
-        blocks = [f'Search results for "{query}":']
-        for number, (title, key, passage) in enumerate((EVENT, ALIAS), start=1):
-            blocks.append(f"[{number}] {title}\nDocument: {key}\n{passage}")
-        return "\n\n".join(blocks)
-
-    return [StructuredTool.from_function(search_web, name="search_web", description="s")]
+    return passages_search(EVENT, ALIAS)
 
 
 async def _run(replies: list[object]) -> tuple[str, RecordingChatModel]:

@@ -11,16 +11,14 @@ from langchain_core.tools import BaseTool, StructuredTool
 from engine.config import settings_from_mapping
 from engine.quick.graph import build_quick_graph, final_answer
 from engine.sourcing.question_search import merged_results, naming, unnamed_names
-from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
+from tests.unit.quick.quick_doubles import (
+    RecordingChatModel,
+    calls_message,
+    search,
+    search_results,
+)
 
 QUESTION = "Which placeholder styles does sqlite3 support?"
-
-
-def results(query: str, *passages: tuple[str, str, str]) -> str:
-    blocks = [f'Search results for "{query}":']
-    for number, (title, key, passage) in enumerate(passages, start=1):
-        blocks.append(f"[{number}] {title}\nDocument: {key}\n{passage}")
-    return "\n\n".join(blocks)
 
 
 CONNECT = ("sqlite3 — connect", "sqlite3.html", "Open a connection to a database file.")
@@ -30,8 +28,8 @@ ROW = ("sqlite3 — rows", "sqlite3.html", "Row objects map names to values.")
 
 
 def test_only_passages_the_first_search_missed_are_added_numbered_on() -> None:
-    first = results("sqlite3 connect", CONNECT, CURSOR)
-    extra = results(QUESTION, QMARK, CONNECT, ROW, ("x", "y.html", "more"))
+    first = search_results("sqlite3 connect", CONNECT, CURSOR)
+    extra = search_results(QUESTION, QMARK, CONNECT, ROW, ("x", "y.html", "more"))
 
     merged = merged_results(first, extra, limit=2)
 
@@ -44,7 +42,7 @@ def test_only_passages_the_first_search_missed_are_added_numbered_on() -> None:
 
 
 def test_a_failed_or_empty_first_search_gives_way_to_the_question() -> None:
-    extra = results(QUESTION, QMARK)
+    extra = search_results(QUESTION, QMARK)
     assert merged_results("Search failed: timeout", extra) == extra
     assert merged_results('No results for "x".', extra) == extra
     assert merged_results("Search failed: timeout", 'No results for "q".') == (
@@ -66,7 +64,7 @@ class Corpus:
         self.queries.append(query)
         words = set(re.findall(r"\w+", query.lower()))
         found = [p for p in (CONNECT, QMARK, CURSOR, ROW) if words & _words(p[2])]
-        return results(query, *found) if found else f'No results for "{query}".'
+        return search_results(query, *found) if found else f'No results for "{query}".'
 
     def tools(self) -> list[BaseTool]:
         return [StructuredTool.from_function(self._search, name="search_web", description="s")]
@@ -141,18 +139,18 @@ class JsonCorpus(Corpus):
             (p for p in (DUMP, LOADS, ENCODER, DUMPS) if words & _words(p[2])),
             key=lambda p: -len(words & _words(p[2])),
         )
-        return results(query, *ranked[:2]) if ranked else f'No results for "{query}".'
+        return search_results(query, *ranked[:2]) if ranked else f'No results for "{query}".'
 
 
 def test_a_qualified_name_is_missing_until_a_result_names_it() -> None:
     question = "What does json.dumps guarantee?"
     # The header names it (the question was the query); the results do not.
-    [name] = unnamed_names(question, results(question, DUMP))
+    [name] = unnamed_names(question, search_results(question, DUMP))
     assert name.text == "json.dumps"
-    assert not unnamed_names(question, results("q", DUMPS))
+    assert not unnamed_names(question, search_results("q", DUMPS))
     # Named by its last part with its class before it, as documentation writes it.
     queue_join = ("Queues", "asyncio-queue.html", "Queue.join() blocks until all are done.")
-    assert not unnamed_names("What does asyncio.Queue.join() do?", results("q", queue_join))
+    assert not unnamed_names("What does asyncio.Queue.join() do?", search_results("q", queue_join))
     assert not unnamed_names("Which styles does sqlite3 take?", "")  # nothing qualified
     # Abbreviations, files and hosts are no names to search for.
     for question in (
@@ -177,6 +175,6 @@ async def test_a_name_no_result_names_is_searched_and_the_entry_naming_it_added(
 def test_of_the_names_results_only_one_that_names_it_is_added() -> None:
     [name] = unnamed_names("What does json.dumps return?", "")
     merged = merged_results(
-        results("q", DUMP), results("json.dumps", LOADS, DUMPS), 1, naming(name)
+        search_results("q", DUMP), search_results("json.dumps", LOADS, DUMPS), 1, naming(name)
     )
     assert "[2] json — dumps" in merged and "json.loads" not in merged

@@ -5,23 +5,20 @@ from __future__ import annotations
 from langchain_core.tools import StructuredTool
 
 from engine.quick.retrieval import RESULT_PASSAGE_CHARS, focused, retrieve
+from tests.unit.quick.quick_doubles import search_results
 
 QUESTION = "What is the default autovacuum_naptime?"
 FILLER = " ".join(f"Sentence {n} talks about table storage and page layout." for n in range(60))
 FACT = "The default autovacuum_naptime is one minute (1min)."
 
 
-def block(number: int, title: str, key: str, passage: str) -> str:
-    return f"[{number}] {title}\nDocument: {key}\n{passage}"
-
-
-def results(*blocks: str) -> str:
-    return "\n\n".join([f'Search results for "{QUESTION}":', *blocks])
+def results(*passages: tuple[str, str, str]) -> str:
+    return search_results(QUESTION, *passages)
 
 
 def test_a_long_passage_shows_the_stretch_that_answers_the_question() -> None:
-    long = block(1, "Autovacuum", "runtime-config-autovacuum.html", f"{FILLER} {FACT}")
-    short = block(2, "Vacuum", "routine-vacuuming.html", "VACUUM reclaims storage.")
+    long = ("Autovacuum", "runtime-config-autovacuum.html", f"{FILLER} {FACT}")
+    short = ("Vacuum", "routine-vacuuming.html", "VACUUM reclaims storage.")
 
     shown = focused(results(long, short), QUESTION)
 
@@ -29,7 +26,8 @@ def test_a_long_passage_shows_the_stretch_that_answers_the_question() -> None:
     assert first.startswith("[1] Autovacuum\nDocument: runtime-config-autovacuum.html\n")
     assert FACT in first
     assert len(first.split("\n", 2)[2]) <= RESULT_PASSAGE_CHARS
-    assert second == short  # a passage within the limit is shown whole
+    # A passage within the limit is shown whole.
+    assert second == "[2] Vacuum\nDocument: routine-vacuuming.html\nVACUUM reclaims storage."
 
 
 def test_results_of_another_shape_are_left_as_they_are() -> None:
@@ -42,7 +40,7 @@ async def test_every_result_gets_room_so_later_results_still_reach_the_prompt() 
     facts = [f"Setting number{n} defaults to {n}0 seconds." for n in range(1, 6)]
     found = results(
         *(
-            block(n, f"Page {n}", f"page{n}.html", f"{FILLER[: 3000 - len(fact)]} {fact}")
+            (f"Page {n}", f"page{n}.html", f"{FILLER[: 3000 - len(fact)]} {fact}")
             for n, fact in enumerate(facts, start=1)
         )
     )

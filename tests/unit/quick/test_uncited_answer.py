@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from langchain_core.messages import HumanMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool
 
 from engine.config import settings_from_mapping
 from engine.quick.answer import QUOTED_BESIDE_UNCITED
 from engine.quick.graph import build_quick_graph, final_answer
-from tests.unit.quick.quick_doubles import RecordingChatModel, calls_message, search
+from tests.unit.quick.quick_doubles import (
+    RecordingChatModel,
+    calls_message,
+    passages_search,
+    search,
+)
 
 GROUPBY = (
     "itertools — groupby",
@@ -25,13 +30,7 @@ MATCH = (
 
 
 def search_tool() -> list[BaseTool]:
-    def search_web(query: str) -> str:
-        blocks = [f'Search results for "{query}":']
-        for number, (title, key, passage) in enumerate((GROUPBY, MATCH), start=1):
-            blocks.append(f"[{number}] {title}\nDocument: {key}\n{passage}")
-        return "\n\n".join(blocks)
-
-    return [StructuredTool.from_function(search_web, name="search_web", description="s")]
+    return passages_search(GROUPBY, MATCH)
 
 
 async def answer_to(question: str, reply: str) -> str:
