@@ -90,28 +90,26 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     # Each section reaches the report pane as soon as it is written (before verification).
     emit(ReportDelta(section="", text=f"# {question}\n\n", start=True))
     for heading, title, found, index in groups:
+        body: WrittenSection | str
         if not found:
-            line = nothing_found_line(index, plan, units, deps.settings, state.get("budget_stop"))
-            blocks.append((heading, line))
-            emit(ReportDelta(section=heading, text=f"## {heading}\n\n{line}\n\n"))
-            continue
-        emit(PhaseChanged(phase="writing", detail=f"writing the section {heading!r}"))
-        section = section_input(heading, title, question, found, registry, budget)
-        drafted = await write_section(
-            model, section, numbers, date=today(), structured=structured, policy=deps.retry
-        )
-        drafted = await reviewed_section(
-            drafted, section, found, registry, numbers, deps, structured=structured
-        )
-        if not drafted.sentences:
-            # Neither the writer nor the findings gave a sentence citing a passage: said, so
-            # the track does not vanish from the report with an empty heading.
-            blocks.append((heading, NOTHING_WRITTEN_LINE))
-            emit(ReportDelta(section=heading, text=f"## {heading}\n\n{NOTHING_WRITTEN_LINE}\n\n"))
-            continue
-        blocks.append((heading, drafted))
-        written.append(drafted)
-        emit(ReportDelta(section=heading, text=f"## {heading}\n\n{drafted.markdown()}\n\n"))
+            body = nothing_found_line(index, plan, units, deps.settings, state.get("budget_stop"))
+        else:
+            emit(PhaseChanged(phase="writing", detail=f"writing the section {heading!r}"))
+            section = section_input(heading, title, question, found, registry, budget)
+            drafted = await write_section(
+                model, section, numbers, date=today(), structured=structured, policy=deps.retry
+            )
+            drafted = await reviewed_section(
+                drafted, section, found, registry, numbers, deps, structured=structured
+            )
+            # Neither the writer nor the findings may give a sentence citing a passage: then
+            # that is said, so the track does not vanish from the report with an empty heading.
+            body = drafted if drafted.sentences else NOTHING_WRITTEN_LINE
+            if drafted.sentences:
+                written.append(drafted)
+        blocks.append((heading, body))
+        text = body if isinstance(body, str) else body.markdown()
+        emit(ReportDelta(section=heading, text=f"## {heading}\n\n{text}\n\n"))
     summary = await write_summary(
         model, question, written, numbers, date=today(), structured=structured, policy=deps.retry
     )

@@ -48,8 +48,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
-# Switching a database to WAL takes an exclusive lock that SQLite does not wait for the way it
-# waits for a write: two sessions opening a new data folder at once saw "database is locked".
+# Switching a database to WAL takes an exclusive lock. Every open used to ask for it, and two
+# sessions opening a new data folder at once saw "database is locked"; now only a file not yet
+# in WAL asks, and a lock held by another opener is waited out a little longer.
 WAL_ATTEMPTS = 50
 WAL_RETRY_SECONDS = 0.1
 
