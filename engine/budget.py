@@ -59,8 +59,12 @@ class Spend(RoleSpend):
     """Tokens and dollars spent, in all and per role."""
 
     by_role: dict[str, RoleSpend] = field(default_factory=dict)
+    # Kept with the spend, not the leg: a resumed leg must price its next call as the leg
+    # that stopped did, or the same cap lets research go on.
+    largest_call: int = 0
 
     def add(self, role: str, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
+        self.largest_call = max(self.largest_call, input_tokens + output_tokens)
         for spend in (self, self.by_role.setdefault(role or "other", RoleSpend())):
             spend.input_tokens += input_tokens
             spend.output_tokens += output_tokens
@@ -88,14 +92,16 @@ class Meter:
         # Calls started and not yet answered: parallel researchers each pass the check before
         # any of them is counted, so what is in flight is priced as spent already.
         self.in_flight = 0
-        self.largest_call = 0
 
     def record(self, role: str, model: str, input_tokens: int, output_tokens: int) -> float:
         """Count one finished call; returns its cost in USD."""
         cost = call_cost(self.price_of, model, input_tokens, output_tokens)
         self.spent.add(role, input_tokens, output_tokens, cost)
-        self.largest_call = max(self.largest_call, input_tokens + output_tokens)
         return cost
+
+    @property
+    def largest_call(self) -> int:
+        return self.spent.largest_call
 
     @property
     def average_call(self) -> float:

@@ -62,6 +62,18 @@ def test_a_research_call_is_priced_at_the_largest_call_and_calls_in_flight_count
     assert meter.research_must_stop(report_tokens=6_000)
 
 
+def test_a_resumed_leg_prices_its_next_call_as_the_leg_that_stopped() -> None:
+    sizes = (100, 100, 2_000)
+    live = Meter(Caps(tokens=5_000), priced)
+    for size in sizes:
+        live.record("researcher", "local", size, 0)
+    assert live.research_must_stop()  # 2,200 + 2,000 + 1,467 > 5,000
+    stored = [UsageUpdated(role="researcher", model="local", input_tokens=s) for s in sizes]
+    resumed = Meter(Caps(tokens=5_000), priced, spend_of(stored))
+    assert resumed.largest_call == 2_000
+    assert resumed.research_must_stop()
+
+
 def test_a_call_of_known_size_fits_what_the_caps_leave() -> None:
     assert call_fits(10**9)  # no meter, no caps
     meter = Meter(Caps(tokens=10_000), priced)
