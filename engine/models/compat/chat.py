@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -76,6 +76,18 @@ class Endpoint:
     # again: it is what the server could not say, not what the model does.
     assumed_until: float = 0.0
 
+    def __post_init__(self) -> None:
+        self.transport.learned_one_at_a_time = self._learned_one_at_a_time
+        if self.profile is not None and self.profile.one_at_a_time:
+            self.transport.one_at_a_time = True
+
+    def _learned_one_at_a_time(self) -> None:
+        if self.profile is None or self.profile.one_at_a_time:
+            return
+        self.profile = replace(self.profile, one_at_a_time=True)
+        if self.profile.conclusive and self.remember is not None:
+            self.remember(self.profile)
+
     def rest(self) -> None:
         self.resting_until = time.monotonic() + FAILED_ENDPOINT_REST_SECONDS
 
@@ -98,6 +110,10 @@ class Endpoint:
                     0.0 if detected.conclusive else time.monotonic() + ASSUMED_PROFILE_SECONDS
                 )
                 self.profile = self.pin(detected) if self.pin is not None else detected
+                if self.transport.one_at_a_time and not self.profile.one_at_a_time:
+                    self._learned_one_at_a_time()
+                elif self.profile.one_at_a_time:
+                    self.transport.one_at_a_time = True
         return self.profile
 
     def _probe_again(self) -> bool:

@@ -49,6 +49,10 @@ class ModelProfile:
     # Where the capabilities came from: settings, detected, known (a provider default), or
     # assumed (probes the server did not answer: used for now, never remembered).
     source: str = "known"
+    # The server ends a running reply when another request arrives (llama-cpp-python does):
+    # learned from a cut, remembered, so later sessions send one request at a time from the
+    # start instead of losing their first parallel replies to it.
+    one_at_a_time: bool = False
 
     @property
     def conclusive(self) -> bool:
@@ -146,4 +150,5 @@ def configured_profile(
         return None
     explicit = settings.model_tool_calling != "auto" and settings.model_structured_output != "auto"
     source = "settings" if explicit else ("detected" if cached else "known")
-    return ModelProfile(window, tools, structured, source)
+    one_at_a_time = bool(cached and cached.get("one_at_a_time"))
+    return ModelProfile(window, tools, structured, source, one_at_a_time)

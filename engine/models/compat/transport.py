@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,9 @@ class CutShortError(EmptyReplyError):
     connection looks the same. A fragment taken as the answer loses a tool call or a report.
     """
 
+    # Other requests to the endpoint in flight when the stream ended: the server's doing.
+    alongside: int = 0
+
 
 @dataclass
 class Transport:
@@ -66,7 +69,11 @@ class Transport:
     # running stream when another request arrives, so parallel researchers would cut each
     # other off forever. From then on this endpoint gets one request at a time.
     one_at_a_time: bool = False
+    # Told when a cut came while another request was in flight: what the server does, worth
+    # remembering for later sessions (a cut with nothing else running may be the network).
+    learned_one_at_a_time: Callable[[], None] | None = None
     _turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    _in_flight: int = field(default=0, repr=False)
 
     def _turn_for_request(self) -> contextlib.AbstractAsyncContextManager[Any]:
         return self._turn if self.one_at_a_time else contextlib.nullcontext()
@@ -105,7 +112,7 @@ class Transport:
         while True:
             try:
                 async with self._turn_for_request():
-                    return await self._stream(
+                    return await self._counted_stream(
                         fitted, max_tokens, extra, request, role, timeout_seconds
                     )
             except ModelCallError:
@@ -120,7 +127,7 @@ class Transport:
                 attempt += 1
             except Exception as exc:
                 if isinstance(exc, CutShortError):
-                    self.one_at_a_time = True
+                    self._cut_short(alongside=getattr(exc, "alongside", 0))
                 if is_context_overflow(exc) and shrinks < CONTEXT_SHRINKS:
                     shrinks += 1
                     fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)
@@ -146,6 +153,22 @@ class Transport:
                 announce_retry(role, self.endpoint, attempt, reason, wait)
                 await policy.sleep(wait)
                 attempt += 1
+
+    async def _counted_stream(self, *args: Any) -> AIMessage:
+        """`_stream`, noting how many other requests were in flight if it is cut short."""
+        self._in_flight += 1
+        try:
+            return await self._stream(*args)
+        except CutShortError as exc:
+            exc.alongside = self._in_flight - 1
+            raise
+        finally:
+            self._in_flight -= 1
+
+    def _cut_short(self, *, alongside: int) -> None:
+        self.one_at_a_time = True
+        if alongside and self.learned_one_at_a_time is not None:
+            self.learned_one_at_a_time()
 
     def _retries_for(
         self, exc: BaseException, retry_server_errors: bool, policy: RetryPolicy

@@ -216,6 +216,28 @@ async def test_after_a_reply_is_cut_short_the_endpoint_gets_one_request_at_a_tim
     assert model.endpoint.transport.one_at_a_time
 
 
+async def test_a_cut_beside_another_request_is_remembered_and_a_lone_cut_is_not(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    question = [HumanMessage(content="Say hello to the whole wide world.")]
+    with OpenAIServer(delay_seconds=0.2) as llm:
+        alone = _model(llm, tmp_path / "alone")
+        llm.fail("cut_short", times=1)
+        await alone.ainvoke(question)  # nothing else in flight: perhaps the network
+        assert not _model(llm, tmp_path / "alone").endpoint.transport.one_at_a_time
+
+        beside = _model(llm, tmp_path / "beside")
+        llm.fail("cut_short", times=1)
+        await asyncio.gather(beside.ainvoke(question), beside.ainvoke(question))
+        later = _model(llm, tmp_path / "beside")  # a later session, same endpoint
+        llm._llm.most_in_flight = 0
+        await asyncio.gather(*(later.ainvoke(question) for _ in range(3)))
+        assert llm.most_in_flight == 1
+    assert later.endpoint.profile is not None and later.endpoint.profile.one_at_a_time
+
+
 def test_the_profile_cache_is_private(tmp_path: Path) -> None:
     from engine.models.compat.profile import store_detected
 
