@@ -33,6 +33,7 @@ from engine.prompts import (
     PLAN_FEEDBACK,
     PLAN_PROMPT,
 )
+from engine.quick.retrieval import focused
 from engine.schemas import (
     ClarifyWithUser,
     PlanDecision,
@@ -261,13 +262,17 @@ async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str
         except Exception:  # noqa: S112  # grounding is optional: a failed search plans without it
             continue
         if found.strip():
-            blocks.append(f"### {query}\n{found.strip()}")
+            shown = focused(found.strip(), query, PLANNER_PASSAGE_CHARS)
+            blocks.append(f"### {query}\n{shown}")
     return "\n\n".join(clip_blocks(blocks, grounding_budget_chars(deps.settings)))
 
 
-# The plan's search results get an eighth of the window: a small CPU model reads a prompt at
-# tens of tokens per second, and the tracks need the titles more than whole passages.
-GROUNDING_WINDOW_SHARE = 8
+# The plan's search results get a twelfth of the window, and each result its best couple of
+# sentences for the query: a small CPU model reads a prompt at tens of tokens per second, and
+# tracks rest on which pages exist and what they cover, not on whole passages (every result
+# of every search fits, where whole passages showed each search's first one or two).
+GROUNDING_WINDOW_SHARE = 12
+PLANNER_PASSAGE_CHARS = 200
 CHARS_PER_TOKEN = 4
 
 
