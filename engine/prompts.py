@@ -28,7 +28,9 @@ PLAN_PROMPT = """You are planning a research report. Today is {date}.
 
 Write a research plan for the brief below: the scope (what is in and out), 3 to 6 research
 tracks, each mapped to one section of the final report and carrying 1 to 5 concrete search
-queries, the evidence strategy (what counts as good evidence) and the output format.
+queries, the evidence strategy (what counts as good evidence) and the output format. Each
+track is one part of the subject, and its section is named after that part, in the subject's
+own terms: a report's framing (introduction, method, results, conclusion) is not a track.
 Ground the tracks in what the search results below show actually exists; do not plan a
 track that nothing could support.{feedback}"""
 

@@ -38,8 +38,12 @@ class ResearchTrack(BaseModel):
 
     model_config = ConfigDict(str_strip_whitespace=True)
 
-    title: str = Field(min_length=3, max_length=200, description="What this track researches.")
-    section: str = Field(min_length=3, max_length=200, description="Its report section heading.")
+    title: str = Field(
+        min_length=3, max_length=200, description="The part of the subject this track researches."
+    )
+    section: str = Field(
+        min_length=3, max_length=200, description="Its report section heading, naming that part."
+    )
     queries: list[str] = Field(
         min_length=1,
         max_length=MAX_QUERIES_PER_TRACK,
