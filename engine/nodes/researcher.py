@@ -30,6 +30,7 @@ from engine.logs import get_logger
 from engine.middleware.first_search import retrieved_opening_id
 from engine.middleware.guarded import researcher_middleware
 from engine.model_task import ModelTask, task_config
+from engine.models.compat.reply_watch import stop_reply_when
 from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
 from engine.nodes.extraction import unit_findings
@@ -44,9 +45,11 @@ from engine.nodes.researcher_passages import (
     passages_block,
     retrieve_passages,
     seed_catalog,
+    with_copy_finished,
 )
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
 from engine.schemas import ResearchTrack
+from engine.sourcing.echo import copying_results
 
 _log = get_logger("researcher")
 
@@ -206,7 +209,11 @@ async def run_research_unit(
             # Every model call of the unit inherits the task from the run's metadata.
             config = task_config(ModelTask(role="researcher", topic=topic, track=track))
             config["recursion_limit"] = deps.researcher_recursion_limit
-            return await agent.ainvoke({"messages": [opening]}, config)
+            # A reply that starts copying the passages back is stopped at its first copied
+            # header line; `with_copy_finished` completes it below.
+            copying = copying_results(seed_catalog(passages)) if passages else None
+            with stop_reply_when(copying):
+                return await agent.ainvoke({"messages": [opening]}, config)
 
         result = await asyncio.wait_for(research(), timeout=settings.research_unit_timeout_seconds)
     except asyncio.CancelledError:
@@ -230,9 +237,8 @@ async def run_research_unit(
         )
     finally:
         _UNIT_TOOLS.reset(token)
-    findings = unit_findings(
-        result.get("messages", []), registry, unit_id, settings, seed=seed_catalog(passages)
-    )
+    messages = with_copy_finished(list(result.get("messages", [])), passages)
+    findings = unit_findings(messages, registry, unit_id, settings, seed=seed_catalog(passages))
     return UnitOutcome(
         unit_id,
         topic,

@@ -12,9 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from langchain_core.messages import AIMessage, BaseMessage
+
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
+from engine.messages import message_text
 from engine.nodes.deps import EngineDeps
+from engine.sourcing.echo import copy_start
 from engine.sourcing.source_numbers import SourceCatalog
 
 MAX_QUERIES = 4
@@ -133,3 +137,26 @@ def seed_catalog(passages: list[Passage]) -> SourceCatalog:
         catalog.entries[passage.number] = (passage.title, passage.locator)
         catalog.passages[passage.number] = passage.text
     return catalog
+
+
+def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> list[BaseMessage]:
+    """The unit's messages, its closing reply completed by the engine if it began copying
+    the passages back instead of writing findings.
+
+    A small model does that often (two units of three in a PostgreSQL report), and the
+    transport stops the reply at the first copied header line (`engine.sourcing.echo`): the
+    copy would run to the token cap, a minute of generation on a CPU server, for text the
+    engine holds already. What the model wrote before the copy stays; the passages follow in
+    the shape it was copying, so the findings are what the finished copy would have given.
+    """
+    if not passages or not messages or not isinstance(messages[-1], AIMessage):
+        return messages
+    closing = messages[-1]
+    text = message_text(closing)
+    start = None if closing.tool_calls else copy_start(text, seed_catalog(passages))
+    if start is None:
+        return messages
+    copied = passages_block(passages).split("\n\n", 1)[1]
+    own = text[:start].rstrip()
+    finished = closing.model_copy(update={"content": f"{own}\n\n{copied}".lstrip()})
+    return [*messages[:-1], finished]

@@ -115,26 +115,33 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     return cleaned.rstrip() + ("\n\n" + tail.lstrip("\n") if tail else "\n")
 
 
+def copy_start(text: str, catalog: SourceCatalog) -> int | None:
+    """Where the first paragraph opening with a whole header line of a result the model was
+    shown (`[2] Title`) begins, the start of a copied result; None when no paragraph does.
+
+    A references list written after the answer is the answer's own, and a header line still
+    being written ("[2] json" may yet become "[2] json.dumps escapes") is not one yet.
+    """
+    titles = _titles_of(catalog)
+    if not titles:
+        return None
+    body = body_of(text)
+    starts = [0, *(match.end() for match in _PARAGRAPH_BREAK.finditer(body))]
+    for start in starts:
+        paragraph = body[start:]
+        first, finished, _rest = paragraph.lstrip("\n").partition("\n")
+        if not finished:
+            continue
+        header = _HEADER.match(first)
+        if header is not None and _names_a_shown_result(header, titles):
+            return start
+    return None
+
+
 def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:
     """A watch for a streamed answer: true once a paragraph of it opens with a whole header
-    line of a result the model was shown (`[2] Title`), the start of a copied result.
+    line of a result the model was shown, the start of a copied result (`copy_start`).
 
     What came before that line is the answer's own and is kept; nothing after it would be.
     """
-    titles = _titles_of(catalog)
-
-    def copying(text: str) -> bool:
-        if not titles:
-            return False
-        # A references list written after the answer is the answer's own.
-        for paragraph in _PARAGRAPH_BREAK.split(body_of(text)):
-            first, finished, _rest = paragraph.lstrip("\n").partition("\n")
-            # Only a finished header line: "[2] json" may yet become "[2] json.dumps escapes".
-            if not finished:
-                continue
-            header = _HEADER.match(first)
-            if header is not None and _names_a_shown_result(header, titles):
-                return True
-        return False
-
-    return copying
+    return lambda text: copy_start(text, catalog) is not None

@@ -1,0 +1,85 @@
+"""A researcher reply that begins copying its passages back is stopped there and completed by
+the engine: the findings are what the finished copy would have given, at no generation cost."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from engine.citations.registry import SourceRegistry
+from engine.nodes.extraction import findings_from_messages
+from engine.nodes.researcher_passages import (
+    Passage,
+    passages_block,
+    seed_catalog,
+    with_copy_finished,
+)
+from engine.sourcing.echo import copy_start, copying_results
+
+PASSAGES = [
+    Passage(
+        1,
+        "Routine Vacuuming",
+        "routine-vacuuming.html",
+        "Autovacuum vacuums a table when its dead tuples exceed the vacuum threshold.",
+    ),
+    Passage(
+        2,
+        "Automatic Vacuuming",
+        "runtime-config-autovacuum.html",
+        "autovacuum_vacuum_scale_factor specifies a fraction of the table size to add.",
+    ),
+]
+OWN = "The threshold grows with the table [2]."
+# What the 1.5B model writes instead of findings: the passages again, header line first.
+COPY = f"{OWN}\n\n[1] Routine Vacuuming\nDocument: routine-vacuuming.html\nAutovacuum vac"
+
+
+def _findings(messages: list) -> list[str]:
+    registry = SourceRegistry()
+    for passage in PASSAGES:
+        registry.add_document(passage.locator, passage.title, passage.text)
+    found = findings_from_messages(
+        messages,
+        registry,
+        unit_id="unit-1",
+        max_claims=10,
+        max_sources_per_claim=3,
+        max_bullets=10,
+        word_budget=300,
+        seed=seed_catalog(PASSAGES),
+    )
+    return [record.claim for record in found.records]
+
+
+def test_the_copy_starts_at_the_first_whole_header_line_of_a_shown_passage() -> None:
+    catalog = seed_catalog(PASSAGES)
+    assert copy_start(COPY, catalog) == len(OWN) + 2
+    assert copying_results(catalog)(COPY)
+    assert copy_start(f"{OWN}\n\n[1] Routine Vac", catalog) is None  # the line is unfinished
+    listed = f"{OWN}\n\nSources:\n[1] Routine Vacuuming\n[2] Automatic Vacuuming\n"
+    assert copy_start(listed, catalog) is None  # a references list is the answer's own
+    assert copy_start(f"{OWN}\n\n[3] Another Page\nmore\n", catalog) is None
+
+
+def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_kept() -> None:
+    opening = HumanMessage(content=f"autovacuum\n\n{passages_block(PASSAGES)}")
+    stopped = [opening, AIMessage(content=COPY)]
+    finished = with_copy_finished(stopped, PASSAGES)
+    text = finished[-1].content
+    assert isinstance(text, str) and text.startswith(OWN + "\n\n[1] Routine Vacuuming\n")
+    assert "Autovacuum vac\n" not in text and PASSAGES[1].text in text
+    claims = _findings(finished)
+    assert any("exceed the vacuum threshold" in claim for claim in claims)
+    assert any("fraction of the table size" in claim for claim in claims)
+    # Left as the model stopped it, the unit would keep only its one own sentence.
+    assert not any("fraction of the table size" in claim for claim in _findings(stopped))
+
+
+def test_findings_that_copy_nothing_are_left_as_written() -> None:
+    written = [HumanMessage(content="autovacuum"), AIMessage(content=OWN)]
+    assert with_copy_finished(written, PASSAGES) == written
+    calling = AIMessage(
+        content=COPY, tool_calls=[{"name": "search_web", "args": {}, "id": "c1"}]
+    )
+    assert with_copy_finished([calling], PASSAGES) == [calling]
+    assert with_copy_finished(written, []) == written
