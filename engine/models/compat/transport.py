@@ -127,7 +127,7 @@ class Transport:
                 attempt += 1
             except Exception as exc:
                 if isinstance(exc, CutShortError):
-                    self._cut_short(alongside=getattr(exc, "alongside", 0))
+                    self._cut_short(alongside=exc.alongside)
                 if is_context_overflow(exc) and shrinks < CONTEXT_SHRINKS:
                     shrinks += 1
                     fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)
