@@ -48,6 +48,7 @@ class RoleSpend:
     output_tokens: int = 0
     cost_usd: float = 0.0
     calls: int = 0
+    largest_call: int = 0
 
     @property
     def tokens(self) -> int:
@@ -59,17 +60,24 @@ class Spend(RoleSpend):
     """Tokens and dollars spent, in all and per role."""
 
     by_role: dict[str, RoleSpend] = field(default_factory=dict)
-    # Kept with the spend, not the leg: a resumed leg must price its next call as the leg
-    # that stopped did, or the same cap lets research go on.
-    largest_call: int = 0
 
     def add(self, role: str, input_tokens: int, output_tokens: int, cost_usd: float) -> None:
-        self.largest_call = max(self.largest_call, input_tokens + output_tokens)
         for spend in (self, self.by_role.setdefault(role or "other", RoleSpend())):
             spend.input_tokens += input_tokens
             spend.output_tokens += output_tokens
             spend.cost_usd += cost_usd
             spend.calls += 1
+            spend.largest_call = max(spend.largest_call, input_tokens + output_tokens)
+
+    @property
+    def largest_research_call(self) -> int:
+        """The largest call of any role but the report's writer (a report reads everything:
+        it is priced on its own). Kept with the spend, so a resumed leg prices its next call
+        as the leg that stopped did."""
+        return max(
+            (spend.largest_call for role, spend in self.by_role.items() if role != "writer"),
+            default=0,
+        )
 
 
 def call_cost(price_of: PriceOf, model: str, input_tokens: int, output_tokens: int) -> float:
@@ -101,7 +109,7 @@ class Meter:
 
     @property
     def largest_call(self) -> int:
-        return self.spent.largest_call
+        return self.spent.largest_research_call
 
     @property
     def average_call(self) -> float:

@@ -63,6 +63,7 @@ def make_endpoint(settings: Settings, role: Role, role_model: RoleModel | None =
         endpoint_label,
         is_openai,
         store_detected,
+        store_one_at_a_time,
         with_pinned,
     )
     from engine.models.compat.transport import Transport
@@ -87,6 +88,7 @@ def make_endpoint(settings: Settings, role: Role, role_model: RoleModel | None =
         profile=configured_profile(settings, role, role_model),
         detect=detect,
         remember=lambda profile: store_detected(settings, key, profile),
+        remember_one_at_a_time=lambda: store_one_at_a_time(settings, key),
         pin=lambda profile: with_pinned(profile, settings),
     )
 

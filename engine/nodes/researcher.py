@@ -42,6 +42,7 @@ from engine.nodes.researcher_harness import (
 )
 from engine.nodes.researcher_passages import (
     Passage,
+    copying_passages,
     passages_block,
     retrieve_passages,
     seed_catalog,
@@ -49,7 +50,6 @@ from engine.nodes.researcher_passages import (
 )
 from engine.prompts import RESEARCHER_PROMPT, RESEARCHER_PROMPT_NO_SEARCH
 from engine.schemas import ResearchTrack
-from engine.sourcing.echo import copying_results
 
 _log = get_logger("researcher")
 
@@ -209,10 +209,9 @@ async def run_research_unit(
             # Every model call of the unit inherits the task from the run's metadata.
             config = task_config(ModelTask(role="researcher", topic=topic, track=track))
             config["recursion_limit"] = deps.researcher_recursion_limit
-            # A reply that starts copying the passages back is stopped at its first copied
-            # header line; `with_copy_finished` completes it below.
-            copying = copying_results(seed_catalog(passages)) if passages else None
-            with stop_reply_when(copying):
+            # A reply that starts copying the passages back is stopped there;
+            # `with_copy_finished` completes it below.
+            with stop_reply_when(copying_passages(passages) if passages else None):
                 return await agent.ainvoke({"messages": [opening]}, config)
 
         result = await asyncio.wait_for(research(), timeout=settings.research_unit_timeout_seconds)

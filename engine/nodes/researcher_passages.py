@@ -9,6 +9,7 @@ those numbers; `seed_catalog` maps them to sources for the evidence extraction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -17,6 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
 from engine.messages import message_text
+from engine.models.compat.normalize import strip_reasoning
 from engine.nodes.deps import EngineDeps
 from engine.sourcing.echo import copy_start
 from engine.sourcing.source_numbers import SourceCatalog
@@ -139,21 +141,30 @@ def seed_catalog(passages: list[Passage]) -> SourceCatalog:
     return catalog
 
 
+def copying_passages(passages: list[Passage]) -> Callable[[str], bool]:
+    """A watch for a researcher's streamed reply: true once a paragraph opens with a
+    passage's header line and goes on to repeat that passage (reasoning blocks aside)."""
+    catalog = seed_catalog(passages)
+    return lambda text: copy_start(strip_reasoning(text), catalog, with_passage=True) is not None
+
+
 def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> list[BaseMessage]:
     """The unit's messages, its closing reply completed by the engine if it began copying
     the passages back instead of writing findings.
 
     A small model does that often (two units of three in a PostgreSQL report), and the
-    transport stops the reply at the first copied header line (`engine.sourcing.echo`): the
-    copy would run to the token cap, a minute of generation on a CPU server, for text the
-    engine holds already. What the model wrote before the copy stays; the passages follow in
-    the shape it was copying, so the findings are what the finished copy would have given.
+    transport stops the reply once it has copied a header line and the start of its passage
+    (`copying_passages`): the copy would run to the token cap, a minute of generation on a
+    CPU server, for text the engine holds already. What the model wrote before the copy
+    stays; the passages follow in the shape it was copying, so the findings are what a
+    finished copy of all of them would have given.
     """
     if not passages or not messages or not isinstance(messages[-1], AIMessage):
         return messages
     closing = messages[-1]
     text = message_text(closing)
-    start = None if closing.tool_calls else copy_start(text, seed_catalog(passages))
+    catalog = seed_catalog(passages)
+    start = None if closing.tool_calls else copy_start(text, catalog, with_passage=True)
     if start is None:
         return messages
     copied = passages_block(passages).split("\n\n", 1)[1]

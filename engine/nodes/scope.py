@@ -270,7 +270,8 @@ async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str
 # The plan's search results get a twelfth of the window, and each result its best couple of
 # sentences for the query: a small CPU model reads a prompt at tens of tokens per second, and
 # tracks rest on which pages exist and what they cover, not on whole passages (every result
-# of every search fits, where whole passages showed each search's first one or two).
+# of four searches fits a 16k-token window, where whole passages showed each search's first
+# one or two; smaller windows still cut the last results).
 GROUNDING_WINDOW_SHARE = 12
 PLANNER_PASSAGE_CHARS = 200
 CHARS_PER_TOKEN = 4

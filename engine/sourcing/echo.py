@@ -115,27 +115,39 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     return cleaned.rstrip() + ("\n\n" + tail.lstrip("\n") if tail else "\n")
 
 
-def copy_start(text: str, catalog: SourceCatalog) -> int | None:
+def copy_start(text: str, catalog: SourceCatalog, *, with_passage: bool = False) -> int | None:
     """Where the first paragraph opening with a whole header line of a result the model was
     shown (`[2] Title`) begins, the start of a copied result; None when no paragraph does.
 
     A references list written after the answer is the answer's own, and a header line still
-    being written ("[2] json" may yet become "[2] json.dumps escapes") is not one yet.
+    being written ("[2] json" may yet become "[2] json.dumps escapes") is not one yet. With
+    `with_passage`, a header counts only once the text under it (its `URL:` or `Document:`
+    line aside) repeats a shown passage word for word, for `MIN_COPIED_CHARS` or more: a
+    sources list without its heading names results too, and copies none.
     """
     titles = _titles_of(catalog)
     if not titles:
         return None
     body = body_of(text)
-    starts = [0, *(match.end() for match in _PARAGRAPH_BREAK.finditer(body))]
-    for start in starts:
-        paragraph = body[start:]
-        first, finished, _rest = paragraph.lstrip("\n").partition("\n")
-        if not finished:
-            continue
-        header = _HEADER.match(first)
-        if header is not None and _names_a_shown_result(header, titles):
+    passages = [_folded(passage) for passage in catalog.passages.values()]
+    start = 0
+    for match in [*_PARAGRAPH_BREAK.finditer(body), None]:
+        end = match.start() if match is not None else len(body)
+        first, finished, rest = body[start:end].lstrip("\n").partition("\n")
+        header = _HEADER.match(first) if finished else None
+        named = header is not None and _names_a_shown_result(header, titles)
+        if named and (not with_passage or _repeats_a_passage(rest, passages)):
             return start
+        start = match.end() if match is not None else end
     return None
+
+
+def _repeats_a_passage(under_header: str, passages: list[str]) -> bool:
+    lines = under_header.split("\n")
+    if lines and lines[0].startswith(("URL: ", "Document: ")):
+        lines = lines[1:]
+    copied = _folded(" ".join(lines))
+    return len(copied) >= MIN_COPIED_CHARS and any(copied in passage for passage in passages)
 
 
 def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:

@@ -76,17 +76,21 @@ class Endpoint:
     # again: it is what the server could not say, not what the model does.
     assumed_until: float = 0.0
 
+    # Remembers, for this endpoint alone, that it serves one request at a time.
+    remember_one_at_a_time: Callable[[], None] | None = None
+
     def __post_init__(self) -> None:
         self.transport.learned_one_at_a_time = self._learned_one_at_a_time
         if self.profile is not None and self.profile.one_at_a_time:
             self.transport.one_at_a_time = True
 
     def _learned_one_at_a_time(self) -> None:
-        if self.profile is None or self.profile.one_at_a_time:
+        if self.profile is not None and self.profile.one_at_a_time:
             return
-        self.profile = replace(self.profile, one_at_a_time=True)
-        if self.profile.conclusive and self.remember is not None:
-            self.remember(self.profile)
+        if self.profile is not None:
+            self.profile = replace(self.profile, one_at_a_time=True)
+        if self.remember_one_at_a_time is not None:
+            self.remember_one_at_a_time()
 
     def rest(self) -> None:
         self.resting_until = time.monotonic() + FAILED_ENDPOINT_REST_SECONDS
@@ -110,9 +114,7 @@ class Endpoint:
                     0.0 if detected.conclusive else time.monotonic() + ASSUMED_PROFILE_SECONDS
                 )
                 self.profile = self.pin(detected) if self.pin is not None else detected
-                if self.transport.one_at_a_time and not self.profile.one_at_a_time:
-                    self._learned_one_at_a_time()
-                elif self.profile.one_at_a_time:
+                if self.profile.one_at_a_time:
                     self.transport.one_at_a_time = True
         return self.profile
 

@@ -109,6 +109,10 @@ def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
         return
     cache = load_cached(settings)
     cache[key] = {**asdict(profile), "detected_at": time.time()}
+    _write_cache(settings, cache)
+
+
+def _write_cache(settings: Settings, cache: dict[str, dict[str, Any]]) -> None:
     path = _cache_path(settings)
     try:
         private_dir(path.parent)
@@ -117,6 +121,14 @@ def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
         os.replace(temporary, path)
     except OSError:
         pass  # A cache that cannot be written costs one probe per run, nothing more.
+
+
+def store_one_at_a_time(settings: Settings, key: str) -> None:
+    """Remember that an endpoint serves one request at a time, and nothing else about it
+    (what the settings pin is never written down as detected)."""
+    cache = load_cached(settings)
+    cache[key] = {**cache.get(key, {}), "one_at_a_time": True}
+    _write_cache(settings, cache)
 
 
 def with_pinned(profile: ModelProfile, settings: Settings) -> ModelProfile:

@@ -47,8 +47,9 @@ class CutShortError(EmptyReplyError):
     connection looks the same. A fragment taken as the answer loses a tool call or a report.
     """
 
-    # Other requests to the endpoint in flight when the stream ended: the server's doing.
-    alongside: int = 0
+    # Requests to the endpoint begun after this one and before its stream ended: what makes
+    # llama-cpp-python end a stream, as opposed to the network.
+    arrived_since: int = 0
 
 
 @dataclass
@@ -69,11 +70,11 @@ class Transport:
     # running stream when another request arrives, so parallel researchers would cut each
     # other off forever. From then on this endpoint gets one request at a time.
     one_at_a_time: bool = False
-    # Told when a cut came while another request was in flight: what the server does, worth
-    # remembering for later sessions (a cut with nothing else running may be the network).
+    # Told when a stream was cut just after another request began: what the server does, worth
+    # remembering for later sessions (a cut with no request since may be the network).
     learned_one_at_a_time: Callable[[], None] | None = None
     _turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    _in_flight: int = field(default=0, repr=False)
+    _begun: int = field(default=0, repr=False)
 
     def _turn_for_request(self) -> contextlib.AbstractAsyncContextManager[Any]:
         return self._turn if self.one_at_a_time else contextlib.nullcontext()
@@ -127,7 +128,7 @@ class Transport:
                 attempt += 1
             except Exception as exc:
                 if isinstance(exc, CutShortError):
-                    self._cut_short(alongside=exc.alongside)
+                    self._cut_short(arrived_since=exc.arrived_since)
                 if is_context_overflow(exc) and shrinks < CONTEXT_SHRINKS:
                     shrinks += 1
                     fitted = shrink(fitted, SHRINK_FACTOR, self.estimator)
@@ -155,19 +156,18 @@ class Transport:
                 attempt += 1
 
     async def _counted_stream(self, *args: Any) -> AIMessage:
-        """`_stream`, noting how many other requests were in flight if it is cut short."""
-        self._in_flight += 1
+        """`_stream`, noting how many requests began after it if it is cut short."""
+        self._begun += 1
+        mine = self._begun
         try:
             return await self._stream(*args)
         except CutShortError as exc:
-            exc.alongside = self._in_flight - 1
+            exc.arrived_since = self._begun - mine
             raise
-        finally:
-            self._in_flight -= 1
 
-    def _cut_short(self, *, alongside: int) -> None:
+    def _cut_short(self, *, arrived_since: int) -> None:
         self.one_at_a_time = True
-        if alongside and self.learned_one_at_a_time is not None:
+        if arrived_since and self.learned_one_at_a_time is not None:
             self.learned_one_at_a_time()
 
     def _retries_for(

@@ -220,6 +220,7 @@ async def test_a_cut_beside_another_request_is_remembered_and_a_lone_cut_is_not(
     tmp_path: Path,
 ) -> None:
     import asyncio
+    import json
 
     question = [HumanMessage(content="Say hello to the whole wide world.")]
     with OpenAIServer() as llm:
@@ -240,6 +241,9 @@ async def test_a_cut_beside_another_request_is_remembered_and_a_lone_cut_is_not(
         replies = await asyncio.gather(*(later.ainvoke(question) for _ in range(3)))
         assert llm.cut == cuts and all(reply.content for reply in replies)
     assert later.endpoint.profile is not None and later.endpoint.profile.one_at_a_time
+    # Only the fact is written down: what the settings pin is not remembered as detected.
+    cached = json.loads((tmp_path / "beside" / "model_profiles.json").read_text())
+    assert list(cached.values()) == [{"one_at_a_time": True}]
 
 
 def test_the_profile_cache_is_private(tmp_path: Path) -> None:

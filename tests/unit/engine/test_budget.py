@@ -74,6 +74,18 @@ def test_a_resumed_leg_prices_its_next_call_as_the_leg_that_stopped() -> None:
     assert resumed.research_must_stop()
 
 
+def test_the_reports_own_calls_do_not_price_the_next_research_call() -> None:
+    meter = Meter(Caps(tokens=18_000), priced)
+    for _ in range(3):
+        meter.record("researcher", "local", 1_000, 0)
+    meter.record("writer", "local", 6_000, 0)  # a partial report, read from everything
+    assert meter.largest_call == 1_000
+    # A raised cap after a partial report: 9,000 spent, the next research call priced at the
+    # average (2,250), the report at twice it: 15,750 fits. Priced at the writer's 6,000 call,
+    # it would not (19,500).
+    assert not meter.research_must_stop()
+
+
 def test_a_call_of_known_size_fits_what_the_caps_leave() -> None:
     assert call_fits(10**9)  # no meter, no caps
     meter = Meter(Caps(tokens=10_000), priced)

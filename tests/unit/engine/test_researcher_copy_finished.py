@@ -9,11 +9,11 @@ from engine.citations.registry import SourceRegistry
 from engine.nodes.extraction import findings_from_messages
 from engine.nodes.researcher_passages import (
     Passage,
+    copying_passages,
     passages_block,
     seed_catalog,
     with_copy_finished,
 )
-from engine.sourcing.echo import copy_start, copying_results
 
 PASSAGES = [
     Passage(
@@ -31,7 +31,10 @@ PASSAGES = [
 ]
 OWN = "The threshold grows with the table [2]."
 # What the 1.5B model writes instead of findings: the passages again, header line first.
-COPY = f"{OWN}\n\n[1] Routine Vacuuming\nDocument: routine-vacuuming.html\nAutovacuum vac"
+COPY = (
+    f"{OWN}\n\n[1] Routine Vacuuming\nDocument: routine-vacuuming.html\n"
+    "Autovacuum vacuums a table when its dead tuples exceed the vacuum thr"
+)
 
 
 def _findings(messages: list) -> list[str]:
@@ -51,14 +54,17 @@ def _findings(messages: list) -> list[str]:
     return [record.claim for record in found.records]
 
 
-def test_the_copy_starts_at_the_first_whole_header_line_of_a_shown_passage() -> None:
-    catalog = seed_catalog(PASSAGES)
-    assert copy_start(COPY, catalog) == len(OWN) + 2
-    assert copying_results(catalog)(COPY)
-    assert copy_start(f"{OWN}\n\n[1] Routine Vac", catalog) is None  # the line is unfinished
-    listed = f"{OWN}\n\nSources:\n[1] Routine Vacuuming\n[2] Automatic Vacuuming\n"
-    assert copy_start(listed, catalog) is None  # a references list is the answer's own
-    assert copy_start(f"{OWN}\n\n[3] Another Page\nmore\n", catalog) is None
+def test_a_copy_is_seen_once_a_header_line_goes_on_to_repeat_its_passage() -> None:
+    copying = copying_passages(PASSAGES)
+    assert copying(COPY)
+    header_only = f"{OWN}\n\n[1] Routine Vacuuming\nDocument: routine-vacuuming.html\n"
+    assert not copying(header_only)  # it may yet be a sources list
+    assert not copying(f"{OWN}\n\n[1] Routine Vac")  # the header line is unfinished
+    listed = f"{OWN}\n\n[1] Routine Vacuuming\n[2] Automatic Vacuuming\n\nMore [1].\n"
+    assert not copying(listed)  # a sources list without its heading names, copies nothing
+    other = f"{OWN}\n\n[1] Routine Vacuuming\nSomething no passage says at all, at some length.\n"
+    assert not copying(other)
+    assert not copying(f"<think>\n{COPY}")  # reasoning is not the reply
 
 
 def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_kept() -> None:
@@ -67,7 +73,7 @@ def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_
     finished = with_copy_finished(stopped, PASSAGES)
     text = finished[-1].content
     assert isinstance(text, str) and text.startswith(OWN + "\n\n[1] Routine Vacuuming\n")
-    assert "Autovacuum vac\n" not in text and PASSAGES[1].text in text
+    assert "vacuum thr\n" not in text and not text.endswith("thr") and PASSAGES[1].text in text
     claims = _findings(finished)
     assert any("exceed the vacuum threshold" in claim for claim in claims)
     assert any("fraction of the table size" in claim for claim in claims)
@@ -78,8 +84,6 @@ def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_
 def test_findings_that_copy_nothing_are_left_as_written() -> None:
     written = [HumanMessage(content="autovacuum"), AIMessage(content=OWN)]
     assert with_copy_finished(written, PASSAGES) == written
-    calling = AIMessage(
-        content=COPY, tool_calls=[{"name": "search_web", "args": {}, "id": "c1"}]
-    )
+    calling = AIMessage(content=COPY, tool_calls=[{"name": "search_web", "args": {}, "id": "c1"}])
     assert with_copy_finished([calling], PASSAGES) == [calling]
     assert with_copy_finished(written, []) == written
