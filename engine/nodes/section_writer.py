@@ -231,4 +231,25 @@ async def write_summary(
     except Exception:
         return []
     known = {n: numbers.order[n - 1] for n in cited}
-    return cited_sentences(claims[:4], known, numbers)
+    summary = cited_sentences(claims[:4], known, numbers)
+    if len(sections) > 1 and _restates_one_section(summary, sections):
+        # A small model given every section often copies the first: the reader would get it
+        # twice and learn nothing of the others. Each section's opening sentence says more.
+        return [section.sentences[0] for section in sections[:4]]
+    return summary
+
+
+def _restates_one_section(
+    summary: Sequence[tuple[str, list[int]]], sections: Sequence[WrittenSection]
+) -> bool:
+    """Most of the summary's sentences are sentences of one section, word for word."""
+
+    def folded(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    said = [folded(text) for text, _ in summary]
+    for section in sections:
+        own = {folded(text) for text, _ in section.sentences}
+        if said and sum(sentence in own for sentence in said) * 2 > len(said):
+            return True
+    return False

@@ -295,3 +295,43 @@ async def test_the_critic_takes_out_a_sentence_its_passages_do_not_support(tmp_p
     assert "Pandas" not in report
     assert "task be cancelled [1]." in report and "timeout expires [2]." in report
 
+
+async def test_a_summary_that_copies_one_section_gives_way_to_each_sections_opening() -> None:
+    from engine.nodes.section_writer import SourceNumbers, WrittenSection, write_summary
+
+    numbers = SourceNumbers()
+    for locator in (A, B):
+        numbers.number(locator)
+    cancel = WrittenSection(
+        "Cancellation",
+        [("Task.cancel() requests cancellation.", [1]), ("The task sees CancelledError.", [1])],
+        written_by_model=True,
+    )
+    timeouts = WrittenSection(
+        "Timeouts", [("wait_for() cancels the task on timeout.", [2])], written_by_model=True
+    )
+    copied = SectionDraft(
+        claims=[
+            Claim(text="Task.cancel() requests cancellation.", source_ids=[1]),
+            Claim(text="The task sees CancelledError.", source_ids=[1]),
+        ]
+    )
+    own = SectionDraft(
+        claims=[Claim(text="Tasks are cancelled directly or by a timeout.", source_ids=[1, 2])]
+    )
+    policy = RetryPolicy(max_retries=0)
+    for draft, expected in (
+        (copied, [cancel.sentences[0], timeouts.sentences[0]]),
+        (own, [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
+    ):
+        model = ScriptedChatModel.sequence([structured_reply(draft)])
+        summary = await write_summary(
+            model,
+            "How are asyncio tasks cancelled?",
+            [cancel, timeouts],
+            numbers,
+            date="2026-01-01",
+            structured=True,
+            policy=policy,
+        )
+        assert summary == expected
