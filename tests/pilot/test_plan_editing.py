@@ -84,3 +84,21 @@ def test_a_plan_with_too_many_tracks_is_refused_in_words_once() -> None:
     result = draft.insert_track(0, TrackFields("One more", "One more section", "q"))
     assert not result.ok
     assert result.reason == "a plan has at most 6 tracks"
+
+
+async def test_at_80_by_24_the_field_being_typed_in_is_on_screen(tmp_path: Path) -> None:
+    script = opening()
+    five = six_track_plan()
+    script[4] = PlanProposed(plan=five.model_copy(update={"tracks": five.tracks[:5]}))
+    app, _ = make_app(tmp_path, ScriptedDriver({"start": [script]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot)
+        await press_and_settle(pilot, "down", "down", "down", "down", "a")
+        editor = app.screen.query_one(TrackEditor)
+        pane = app.screen.query_one(PlanPane)
+        for field in ("#title", "#section", "#queries"):
+            typed = editor.query_one(field, Input)
+            assert app.screen.focused is typed
+            # Not hidden below the pane's edge while the person types in it.
+            assert pane.region.contains_region(typed.region), field
+            await press_and_settle(pilot, "tab")

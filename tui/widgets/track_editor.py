@@ -106,8 +106,11 @@ class TrackEditor(Vertical):
         fields = list(self.query(Input).results(Input))
         focused = self.screen.focused
         index = fields.index(focused) if focused in fields else -1
+        target = fields[(index + step) % len(fields)]
         # Now, not `focus()` (which waits a turn of the message loop): the next key goes there.
-        self.screen.set_focus(fields[(index + step) % len(fields)], scroll_visible=False)
+        self.screen.set_focus(target, scroll_visible=False)
+        # Brought into view once laid out: at 80x24 the later fields sit below the pane's edge.
+        self.call_after_refresh(target.scroll_visible, animate=False)
 
     def action_abandon(self) -> None:
         self.post_message(self.Abandoned(self))
