@@ -95,7 +95,19 @@ def _line(name: str, found: dict[str, float]) -> str:
     )
 
 
-async def _judged(cases: list[dict[str, Any]], read: Any, judge: SupportJudge) -> list[str]:
+def _lexical_over_not_found(lexical_verdict: Assessed, judged: Any) -> str | None:
+    """What a policy not shipped would do: a judge's not_found leaves a sentence whose every
+    content word the rules found in its source (score 1.0) as the rules judged it."""
+    full = lexical_verdict.claim.status == "supported" and lexical_verdict.claim.score >= 1.0
+    if full and getattr(judged, "verdict", None) == "not_found":
+        return outcome(lexical_verdict)
+    return None
+
+
+async def _judged(
+    cases: list[dict[str, Any]], read: Any, judge: SupportJudge
+) -> tuple[list[str], list[str]]:
+    """Each case as the judge leaves it, as shipped and under `_lexical_over_not_found`."""
     lexicals = [lexical(case, read) for case in cases]
     items = [
         JudgeItem(case["sentence"].rsplit(" [", 1)[0], tuple(_passages(case, read)))
@@ -106,12 +118,15 @@ async def _judged(cases: list[dict[str, Any]], read: Any, judge: SupportJudge) -
     for index, case in enumerate(cases):
         groups.setdefault(case.get("question"), []).append(index)
     found: dict[int, str] = {}
+    alternative: dict[int, str] = {}
     for question, indexes in groups.items():
         outcomes = await judge.judge([items[i] for i in indexes], question)
         for index, judged in zip(indexes, outcomes, strict=True):
             found[index] = outcome(with_outcome(lexicals[index], judged))
+            kept_lexical = _lexical_over_not_found(lexicals[index], judged)
+            alternative[index] = kept_lexical or found[index]
     acted = [found[index] for index in range(len(cases))]
-    return acted
+    return acted, [alternative[index] for index in range(len(cases))]
 
 
 def audit_report(*, judge: bool = False) -> None:
@@ -137,5 +152,7 @@ def audit_report(*, judge: bool = False) -> None:
         return
     made.max_calls = 10_000  # the bench judges every case; a report is capped
     holdout = [case for case in cases if case["split"] == "holdout"]
-    acted = asyncio.run(_judged(holdout, read, made))
+    acted, alternative = asyncio.run(_judged(holdout, read, made))
     print(_line(f"judge ({support_judge_label(settings)}), holdout", measures(holdout, acted)))
+    # Not shipped, printed to weigh it: a policy is chosen on the dev half, never this one.
+    print(_line("  not_found under 1.0 kept", measures(holdout, alternative)))
