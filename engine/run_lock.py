@@ -195,7 +195,7 @@ def _take(settings: Settings, session_id: str, path: Path, *, quiet: bool) -> _H
 
 def _drop(path: Path, hold: _Hold) -> None:
     if hold.shared is not None:
-        hold.shared.close()  # closing the connection releases its advisory lock
+        hold.shared.close()  # gives its advisory lock back, then closes its connection
     if _names(path, hold.descriptor):
         path.unlink(missing_ok=True)
     os.close(hold.descriptor)

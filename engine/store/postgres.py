@@ -161,7 +161,7 @@ class PostgresSessionStore:
         key = lock_key(session_id)
         taken = connection.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
         if taken and taken[0]:
-            return connection
+            return _RunningHold(connection, key)
         try:
             found = connection.execute(_HOLDER, (*_lock_parts(key),)).fetchone()
         finally:
@@ -277,3 +277,21 @@ def _holder_of(name: str | None) -> str | None:
     if not name or not name.startswith(_NAME_PREFIX):
         return None
     return one_line(name.removeprefix(_NAME_PREFIX)) or None
+
+
+class _RunningHold:
+    """A session's advisory lock on its own connection, given back before the connection
+    closes: the server ends a closed connection's backend, and frees its locks, only after
+    the client has moved on, so a worker taking the session next could still find it held."""
+
+    def __init__(self, connection: Any, key: int) -> None:
+        self.connection = connection
+        self.key = key
+
+    def close(self) -> None:
+        try:
+            self.connection.execute("SELECT pg_advisory_unlock(%s)", (self.key,))
+        except Exception:  # noqa: S110 - closing frees it too, if later
+            pass
+        finally:
+            self.connection.close()

@@ -80,10 +80,10 @@ async def test_a_session_paused_in_one_process_is_approved_in_another_from_postg
     code = await run_headless(
         second,
         parse("--resume", session_id, "--yes"),
-        stderr=io.StringIO(),
+        stderr=(said := io.StringIO()),
         stdout=(report := io.StringIO()),
     )
-    assert code == EXIT_OK
+    assert code == EXIT_OK, said.getvalue()  # a failure says why
     assert "## Sources" in report.getvalue()
 
 
