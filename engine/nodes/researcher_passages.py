@@ -20,7 +20,7 @@ from engine.config import Settings
 from engine.messages import message_text
 from engine.models.compat.normalize import strip_reasoning
 from engine.nodes.deps import EngineDeps
-from engine.sourcing.echo import copy_start
+from engine.sourcing.echo import copy_start, copy_watch
 from engine.sourcing.source_numbers import SourceCatalog
 
 MAX_QUERIES = 4
@@ -144,8 +144,8 @@ def seed_catalog(passages: list[Passage]) -> SourceCatalog:
 def copying_passages(passages: list[Passage]) -> Callable[[str], bool]:
     """A watch for a researcher's streamed reply: true once a paragraph opens with a
     passage's header line and goes on to repeat that passage (reasoning blocks aside)."""
-    catalog = seed_catalog(passages)
-    return lambda text: copy_start(strip_reasoning(text), catalog, with_passage=True) is not None
+    watch = copy_watch(seed_catalog(passages), with_passage=True)
+    return lambda text: watch(strip_reasoning(text))
 
 
 def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> list[BaseMessage]:

@@ -13,7 +13,9 @@ own sentences stay, and what is left is checked as usual.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 
 from engine.sourcing.source_numbers import MARKER, SourceCatalog, body_of
 from engine.text.markers import NUMBERED_MARKER
@@ -36,7 +38,7 @@ def _titles_of(catalog: SourceCatalog) -> set[str]:
     return {_folded(title) for title, _locator in catalog.entries.values()}
 
 
-def _names_a_shown_result(header: re.Match[str], titles: set[str]) -> bool:
+def _names_a_shown_result(header: re.Match[str], titles: AbstractSet[str]) -> bool:
     """The header line (`[2] Title`) is a shown result's, as the search showed it."""
     return _folded(header.group(2)) in titles
 
@@ -115,6 +117,19 @@ def without_echo(answer: str, catalog: SourceCatalog) -> str:
     return cleaned.rstrip() + ("\n\n" + tail.lstrip("\n") if tail else "\n")
 
 
+@dataclass(frozen=True)
+class _Shown:
+    """The results a model was shown, folded once for the checks a streamed reply gets."""
+
+    titles: frozenset[str]
+    passages: tuple[str, ...]
+
+
+def _shown(catalog: SourceCatalog) -> _Shown:
+    passages = tuple(_folded(passage) for passage in catalog.passages.values())
+    return _Shown(frozenset(_titles_of(catalog)), passages)
+
+
 def copy_start(text: str, catalog: SourceCatalog, *, with_passage: bool = False) -> int | None:
     """Where the first paragraph opening with a whole header line of a result the model was
     shown (`[2] Title`) begins, the start of a copied result; None when no paragraph does.
@@ -125,29 +140,38 @@ def copy_start(text: str, catalog: SourceCatalog, *, with_passage: bool = False)
     line aside) repeats a shown passage word for word, for `MIN_COPIED_CHARS` or more: a
     sources list without its heading names results too, and copies none.
     """
-    titles = _titles_of(catalog)
-    if not titles:
+    return _copy_start(text, _shown(catalog), with_passage)
+
+
+def _copy_start(text: str, shown: _Shown, with_passage: bool) -> int | None:
+    if not shown.titles:
         return None
     body = body_of(text)
-    passages = [_folded(passage) for passage in catalog.passages.values()]
     start = 0
     for match in [*_PARAGRAPH_BREAK.finditer(body), None]:
         end = match.start() if match is not None else len(body)
         first, finished, rest = body[start:end].lstrip("\n").partition("\n")
         header = _HEADER.match(first) if finished else None
-        named = header is not None and _names_a_shown_result(header, titles)
-        if named and (not with_passage or _repeats_a_passage(rest, passages)):
+        named = header is not None and _names_a_shown_result(header, shown.titles)
+        if named and (not with_passage or _repeats_a_passage(rest, shown.passages)):
             return start
         start = match.end() if match is not None else end
     return None
 
 
-def _repeats_a_passage(under_header: str, passages: list[str]) -> bool:
+def _repeats_a_passage(under_header: str, passages: Sequence[str]) -> bool:
     lines = under_header.split("\n")
     if lines and lines[0].startswith(("URL: ", "Document: ")):
         lines = lines[1:]
     copied = _folded(" ".join(lines))
     return len(copied) >= MIN_COPIED_CHARS and any(copied in passage for passage in passages)
+
+
+def copy_watch(catalog: SourceCatalog, *, with_passage: bool = False) -> Callable[[str], bool]:
+    """A watch for a streamed reply: true once `copy_start` finds a copied result in the text
+    so far. The shown results are folded once, not on every check of the stream."""
+    shown = _shown(catalog)
+    return lambda text: _copy_start(text, shown, with_passage) is not None
 
 
 def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:
@@ -156,4 +180,4 @@ def copying_results(catalog: SourceCatalog) -> Callable[[str], bool]:
 
     What came before that line is the answer's own and is kept; nothing after it would be.
     """
-    return lambda text: copy_start(text, catalog) is not None
+    return copy_watch(catalog)
