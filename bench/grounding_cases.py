@@ -77,10 +77,10 @@ def measures(cases: list[dict[str, Any]], outcomes: list[str]) -> dict[str, floa
     supported = [
         acted for case, acted in zip(cases, outcomes, strict=True) if case["verdict"] == "supported"
     ]
-    flagged = count["tp"] + count["fp"]
+    flags = count["tp"] + count["fp"]
     positive = count["tp"] + count["fn"]
     return {
-        "precision": count["tp"] / flagged if flagged else 1.0,
+        "precision": count["tp"] / flags if flags else 1.0,
         "recall": count["tp"] / positive if positive else 1.0,
         "false_removal": supported.count("removed") / len(supported) if supported else 0.0,
         "supported": len(supported),
@@ -95,38 +95,22 @@ def _line(name: str, found: dict[str, float]) -> str:
     )
 
 
-def _lexical_over_not_found(lexical_verdict: Assessed, judged: Any) -> str | None:
-    """What a policy not shipped would do: a judge's not_found leaves a sentence whose every
-    content word the rules found in its source (score 1.0) as the rules judged it."""
-    full = lexical_verdict.claim.status == "supported" and lexical_verdict.claim.score >= 1.0
-    if full and getattr(judged, "verdict", None) == "not_found":
-        return outcome(lexical_verdict)
-    return None
-
-
-async def _judged(
-    cases: list[dict[str, Any]], read: Any, judge: SupportJudge
-) -> tuple[list[str], list[str]]:
-    """Each case as the judge leaves it, as shipped and under `_lexical_over_not_found`."""
+async def _judged(cases: list[dict[str, Any]], read: Any, judge: SupportJudge) -> list[str]:
+    """Each case as the judge leaves it."""
     lexicals = [lexical(case, read) for case in cases]
     items = [
         JudgeItem(case["sentence"].rsplit(" [", 1)[0], tuple(_passages(case, read)))
         for case in cases
     ]
-    acted: list[str] = []
     groups: dict[str | None, list[int]] = {}
     for index, case in enumerate(cases):
         groups.setdefault(case.get("question"), []).append(index)
     found: dict[int, str] = {}
-    alternative: dict[int, str] = {}
     for question, indexes in groups.items():
         outcomes = await judge.judge([items[i] for i in indexes], question)
         for index, judged in zip(indexes, outcomes, strict=True):
             found[index] = outcome(with_outcome(lexicals[index], judged))
-            kept_lexical = _lexical_over_not_found(lexicals[index], judged)
-            alternative[index] = kept_lexical or found[index]
-    acted = [found[index] for index in range(len(cases))]
-    return acted, [alternative[index] for index in range(len(cases))]
+    return [found[index] for index in range(len(cases))]
 
 
 def audit_report(*, judge: bool = False) -> None:
@@ -142,6 +126,7 @@ def audit_report(*, judge: bool = False) -> None:
     if not judge:
         return
     from engine.config import load_settings
+    from engine.grounding.calibration import calibrate
     from engine.grounding.support_judge import support_judge, support_judge_label
     from engine.models.factory import make_chat_model
 
@@ -152,7 +137,13 @@ def audit_report(*, judge: bool = False) -> None:
         return
     made.max_calls = 10_000  # the bench judges every case; a report is capped
     holdout = [case for case in cases if case["split"] == "holdout"]
-    acted, alternative = asyncio.run(_judged(holdout, read, made))
+    acted = asyncio.run(_judged(holdout, read, made))
     print(_line(f"judge ({support_judge_label(settings)}), holdout", measures(holdout, acted)))
-    # Not shipped, printed to weigh it: a policy is chosen on the dev half, never this one.
-    print(_line("  not_found under 1.0 kept", measures(holdout, alternative)))
+    # What GROUNDING_JUDGE=auto does with this model: its verdicts only if it passes.
+    calibration = asyncio.run(calibrate(made))
+    if calibration is None:
+        print("calibration: its calls failed, so auto would keep the rules' verdicts")
+        return
+    print(f"calibration: {calibration.describe()}: {'passed' if calibration.passed else 'failed'}")
+    gated = acted if calibration.passed else [outcome(lexical(case, read)) for case in holdout]
+    print(_line("judge as auto uses it", measures(holdout, gated)))

@@ -36,8 +36,10 @@ async def collect_report_async(
     probe: bool = True,
     progress: Callable[[str], None] | None = None,
     local_ports: tuple[tuple[int, str], ...] | None = None,
+    calibrate_judge: bool = False,
 ) -> DoctorReport:
-    """Static checks; with `probe`, every endpoint's reachability, then each LLM's capabilities.
+    """Static checks; with `probe`, every endpoint's reachability, then each LLM's capabilities
+    (and with `calibrate_judge`, the support judge's calibration, a few calls more).
 
     With `local_ports` (see `engine.doctor.discovery.USUAL_PORTS`) and no endpoint configured,
     it also lists the model servers that answer on those local ports.
@@ -53,6 +55,8 @@ async def collect_report_async(
             checks=checks, can_run=can_run, probed=False, endpoints_configured=configured
         )
     report = await _probed_report(settings, checks, can_run, progress)
+    if calibrate_judge:
+        report = await _with_judge_calibration(settings, report, progress)
     if local_ports is None or not wants_discovery(settings):
         return report
     servers = await discover_local_servers(local_ports)
@@ -106,14 +110,51 @@ async def _probed_report(
     return DoctorReport(checks=checks, can_run=can_run, endpoints=reports)
 
 
+async def _with_judge_calibration(
+    settings: Settings, report: DoctorReport, progress: Callable[[str], None] | None
+) -> DoctorReport:
+    """The report with the judge's calibration on its endpoint's lines, when that endpoint
+    answered (a judge on an endpoint of its own is calibrated by the first report it judges)."""
+    from engine.doctor.judge_check import judge_calibration
+    from engine.grounding.calibration import calibration_pairs
+    from engine.models.compat.profile import endpoint_label
+
+    target = settings.support_judge_model()
+    if target is None:
+        return report
+    label = endpoint_label(target.base_url)
+    for index, endpoint in enumerate(report.endpoints):
+        if (endpoint.label, endpoint.model) != (label, target.model) or not endpoint.usable:
+            continue
+        if progress is not None:
+            progress(
+                f"calibrating the support judge ({target.model}) on "
+                f"{len(calibration_pairs())} labelled sentences…"
+            )
+        check = await judge_calibration(settings)
+        if check is None:
+            return report
+        judged = replace(endpoint, capabilities=(*endpoint.capabilities, check))
+        endpoints = [*report.endpoints[:index], judged, *report.endpoints[index + 1 :]]
+        return replace(report, endpoints=endpoints)
+    return report
+
+
 def collect_report(
     settings: Settings,
     *,
     probe: bool = True,
     progress: Callable[[str], None] | None = None,
     local_ports: tuple[tuple[int, str], ...] | None = None,
+    calibrate_judge: bool = False,
 ) -> DoctorReport:
     """Synchronous wrapper for the command line."""
     return asyncio.run(
-        collect_report_async(settings, probe=probe, progress=progress, local_ports=local_ports)
+        collect_report_async(
+            settings,
+            probe=probe,
+            progress=progress,
+            local_ports=local_ports,
+            calibrate_judge=calibrate_judge,
+        )
     )

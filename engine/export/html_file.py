@@ -59,7 +59,6 @@ def sources_html(document: ExportDocument, *, as_list: bool = True) -> str:
     return heading + f'<ol class="sources">\n{items}\n</ol>'
 
 
-
 def _claims_table(document: ExportDocument) -> str:
     if not document.claims:
         return ""

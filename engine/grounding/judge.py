@@ -110,6 +110,9 @@ class JudgeFailure:
     """Why a sentence has no verdict from the judge (its lexical verdict stands)."""
 
     reason: str
+    # The call was not made or did not come back (a limit, the budget, the network), as
+    # opposed to a reply that gave no usable verdict: it says nothing of how the model judges.
+    by_call: bool = False
 
 
 JudgeOutcome = JudgeVerdict | JudgeFailure
@@ -141,16 +144,16 @@ class SupportJudge:
         self.max_calls = max_calls
 
     async def judge(
-        self, items: Sequence[JudgeItem], question: str | None = None
+        self, items: Sequence[JudgeItem], question: str | None = None, *, limit_calls: bool = True
     ) -> list[JudgeOutcome]:
-        """One outcome per item, in order."""
+        """One outcome per item, in order (`limit_calls` False: every batch is asked)."""
         outcomes: list[JudgeOutcome] = [JudgeFailure("not judged")] * len(items)
         batches = [
             list(range(start, min(start + self.batch_size, len(items))))
             for start in range(0, len(items), self.batch_size)
         ]
         for number, batch in enumerate(batches, 1):
-            if number > self.max_calls:
+            if limit_calls and number > self.max_calls:
                 why = f"the judge's limit of {self.max_calls} calls per report was reached"
                 self._fail(outcomes, batch, why)
                 continue
@@ -176,7 +179,7 @@ class SupportJudge:
     @staticmethod
     def _fail(outcomes: list[JudgeOutcome], batch: list[int], reason: str) -> None:
         for index in batch:
-            outcomes[index] = JudgeFailure(reason)
+            outcomes[index] = JudgeFailure(reason, by_call=True)
 
     async def _ask(
         self, sentences: list[str], shown: list[list[_Shown]], question: str | None

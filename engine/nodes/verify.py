@@ -32,7 +32,7 @@ from engine.events import (
     ReportReady,
 )
 from engine.grounding.enforce import GroundedReport, ground_report_judged
-from engine.grounding.support_judge import document_reader, support_judge, support_judge_label
+from engine.grounding.support_judge import document_reader, report_judge
 from engine.markdown_file import markdown_file_text
 from engine.nodes.common import plan_of
 from engine.nodes.deps import EngineDeps, deps_of
@@ -219,6 +219,8 @@ class _Checked:
     grounded: GroundedReport
     verification: CitationVerification
     sanitized: SanitizedReport
+    # Which model judged the sentences no verbatim match settled, or why none did.
+    judge_label: str
 
 
 async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
@@ -232,17 +234,14 @@ async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
     report = one_bullet_per_item(terminal_safe(sanitized.sanitized_report)).strip() + "\n"
     kept, removed = audit_entries(verification, sanitized)
     quick = state.get("route") == "quick"
+    chosen = await report_judge(settings, deps.model_for, quick=quick)
     grounded = await ground_report_judged(
         report,
         original=state.get("final_report", ""),
         sources={entry.number: entry.source for entry in kept},
         registry=registry,
         mode=settings.grounding,
-        # `auto` keeps a quick answer quick: one more model call would double its time on a
-        # small local model. Deep reports, and quick answers with GROUNDING_JUDGE=on, are judged.
-        judge=None
-        if quick and settings.grounding_judge == "auto"
-        else support_judge(settings, deps.model_for),
+        judge=chosen.judge,
         # A quick answer is one question's answer: the judge says what does not answer it.
         question=state.get("question") if quick else None,
         document_text=document_reader(settings) if registry.documents() else None,
@@ -267,6 +266,7 @@ async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
         grounded,
         verification,
         sanitized,
+        chosen.label,
     )
 
 
@@ -326,7 +326,7 @@ def _audit(checked: _Checked, state: ResearchState, settings: Settings) -> dict[
         "grounding": settings.grounding,
         # Whether a model judged the sentences no verbatim match settled (see each claim's
         # decided_by and judge_error).
-        "grounding_judge": support_judge_label(settings),
+        "grounding_judge": checked.judge_label,
         "claims": [claim.model_dump() for claim in checked.grounded.claims],
         "verification": checked.verification.model_dump(mode="json", exclude={"verified_report"}),
         "sanitization": checked.sanitized.model_dump(mode="json", exclude={"sanitized_report"}),

@@ -24,6 +24,7 @@ ToolCalling = Literal["native", "prompted"]
 StructuredMethod = Literal["json_schema", "json_object", "tool", "text"]
 STRUCTURED_METHODS: tuple[StructuredMethod, ...] = ("json_schema", "json_object", "tool", "text")
 PROFILE_CACHE_FILE = "model_profiles.json"
+JUDGE_KEY = "support_judge"
 ASSUMED = "assumed"
 
 # Output caps per role, in tokens, for a large context window. The writer needs room for a
@@ -102,13 +103,21 @@ def load_cached(settings: Settings) -> dict[str, dict[str, Any]]:
     return data if isinstance(data, dict) else {}
 
 
+def _entry(cache: dict[str, Any], key: str) -> dict[str, Any]:
+    entry = cache.get(key)
+    return entry if isinstance(entry, dict) else {}
+
+
 def store_detected(settings: Settings, key: str, profile: ModelProfile) -> None:
     """Remember what was detected for an endpoint, so later runs skip the probe; an assumed
     profile (probes got no answer) is not stored."""
     if not profile.conclusive:
         return
     cache = load_cached(settings)
-    cache[key] = {**asdict(profile), "detected_at": time.time()}
+    judge = _entry(cache, key).get(JUDGE_KEY)
+    # How the model judges support is the model's, not the server's: a new probe keeps it.
+    kept = {JUDGE_KEY: judge} if judge is not None else {}
+    cache[key] = {**asdict(profile), "detected_at": time.time(), **kept}
     _write_cache(settings, cache)
 
 
@@ -123,11 +132,24 @@ def _write_cache(settings: Settings, cache: dict[str, dict[str, Any]]) -> None:
         pass  # A cache that cannot be written costs one probe per run, nothing more.
 
 
+def store_judge_calibration(settings: Settings, key: str, calibration: dict[str, Any]) -> None:
+    """Remember how an endpoint's model did as a support judge (engine.grounding.calibration)."""
+    cache = load_cached(settings)
+    cache[key] = {**_entry(cache, key), JUDGE_KEY: {**calibration, "calibrated_at": time.time()}}
+    _write_cache(settings, cache)
+
+
+def cached_judge_calibration(settings: Settings, key: str) -> dict[str, Any] | None:
+    """What `store_judge_calibration` remembered for an endpoint, if anything."""
+    found = _entry(load_cached(settings), key).get(JUDGE_KEY)
+    return found if isinstance(found, dict) else None
+
+
 def store_one_at_a_time(settings: Settings, key: str) -> None:
     """Remember that an endpoint serves one request at a time, and nothing else about it
     (what the settings pin is never written down as detected)."""
     cache = load_cached(settings)
-    cache[key] = {**cache.get(key, {}), "one_at_a_time": True}
+    cache[key] = {**_entry(cache, key), "one_at_a_time": True}
     _write_cache(settings, cache)
 
 

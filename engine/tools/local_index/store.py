@@ -156,9 +156,7 @@ def known_files(conn: sqlite3.Connection, folder: int) -> dict[str, tuple[int, i
 def file_statuses(conn: sqlite3.Connection, folder: int) -> dict[str, str]:
     """The folder's files: rel path -> how the last refresh left it (`indexed`, `skipped`,
     `TOO_BIG`)."""
-    return dict(
-        conn.execute("SELECT rel_path, status FROM files WHERE folder_id = ?", (folder,))
-    )
+    return dict(conn.execute("SELECT rel_path, status FROM files WHERE folder_id = ?", (folder,)))
 
 
 def forget_files(conn: sqlite3.Connection, folder: int, rels: Iterable[str]) -> None:

@@ -1,0 +1,123 @@
+"""Whether a model judges support well enough to overrule the rules: checked on labelled pairs.
+
+A judge's verdicts replace the lexical ones, so a model that judges worse than the rules makes
+the audit worse (measured: the bundled 1.5B flags true sentences as often as false ones). Before
+`GROUNDING_JUDGE=auto` lets a model judge, it is asked about the pairs shipped beside this
+module (`calibration_pairs.jsonl`): sentences with the passage they were checked against,
+half supported in other words than the passage's, half not (a negation, another number, name or
+version, a passage about something else). They were drawn from the dev half of the grounding
+bench's cases (tests/fixtures/grounding/audit_cases.jsonl), by a hash of their ids, never
+from the half the bench measures on, and none is settled by the verbatim fast path.
+
+The judge passes when it is right on all but at most one pair of each kind: a supported pair
+is right when the judge says "supported" with a quote it really copied, an unsupported pair
+when it says "contradicted" or "not_found". A calibration whose calls failed or were not
+allowed is inconclusive: nothing is decided, and nothing is remembered.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.grounding.judge import JudgeFailure, JudgeItem, JudgeOutcome, JudgeVerdict, SupportJudge
+from engine.grounding.passages import Passage
+
+PAIRS_FILE = Path(__file__).with_name("calibration_pairs.jsonl")
+# Wrong answers allowed on each kind of pair (supported, unsupported).
+ALLOWED_MISSES = 1
+
+
+@dataclass(frozen=True)
+class CalibrationPair:
+    sentence: str
+    source: str
+    passage: str
+    supported: bool
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How a judge did on the labelled pairs, and whether that earns it the verdicts."""
+
+    supported_right: int
+    supported_pairs: int
+    unsupported_right: int
+    unsupported_pairs: int
+
+    @property
+    def passed(self) -> bool:
+        return (
+            self.supported_pairs - self.supported_right <= ALLOWED_MISSES
+            and self.unsupported_pairs - self.unsupported_right <= ALLOWED_MISSES
+        )
+
+    def describe(self) -> str:
+        """E.g. "right on 6 of 6 supported and 4 of 6 unsupported sentences"."""
+        return (
+            f"right on {self.supported_right} of {self.supported_pairs} supported and "
+            f"{self.unsupported_right} of {self.unsupported_pairs} unsupported sentences"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "supported_right": self.supported_right,
+            "supported_pairs": self.supported_pairs,
+            "unsupported_right": self.unsupported_right,
+            "unsupported_pairs": self.unsupported_pairs,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Calibration | None:
+        """A remembered calibration, or None when `raw` is not one."""
+        if not isinstance(raw, dict):
+            return None
+        try:
+            return cls(
+                int(raw["supported_right"]),
+                int(raw["supported_pairs"]),
+                int(raw["unsupported_right"]),
+                int(raw["unsupported_pairs"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+@cache
+def calibration_pairs() -> tuple[CalibrationPair, ...]:
+    pairs = []
+    for line in PAIRS_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            raw = json.loads(line)
+            pairs.append(
+                CalibrationPair(
+                    raw["sentence"], raw["source"], raw["passage"], raw["verdict"] == "supported"
+                )
+            )
+    return tuple(pairs)
+
+
+async def calibrate(
+    judge: SupportJudge, pairs: tuple[CalibrationPair, ...] | None = None
+) -> Calibration | None:
+    """The judge's record on the pairs, or None when its calls could not all be made."""
+    pairs = calibration_pairs() if pairs is None else pairs
+    items = [JudgeItem(pair.sentence, (Passage(pair.source, 0, pair.passage),)) for pair in pairs]
+    # Every pair is asked about, whatever the judge's per-report limit.
+    outcomes = await judge.judge(items, limit_calls=False)
+    if any(isinstance(outcome, JudgeFailure) and outcome.by_call for outcome in outcomes):
+        return None
+    right = [_right(outcome, pair.supported) for outcome, pair in zip(outcomes, pairs, strict=True)]
+    supported = [r for r, pair in zip(right, pairs, strict=True) if pair.supported]
+    unsupported = [r for r, pair in zip(right, pairs, strict=True) if not pair.supported]
+    return Calibration(sum(supported), len(supported), sum(unsupported), len(unsupported))
+
+
+def _right(outcome: JudgeOutcome, supported: bool) -> bool:
+    if not isinstance(outcome, JudgeVerdict):
+        return False  # no verdict, or one it may not give: the model's failure
+    return (outcome.verdict == "supported") == supported
