@@ -41,16 +41,18 @@ def claim_words(sentence: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=256)
-def _indexed(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """The passage's words joined by single spaces, where each word starts in that string,
-    and where it starts in `text`."""
+def _indexed(text: str) -> tuple[str, tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The passage's words casefolded and joined by single spaces, where each word starts in
+    that string, and where each word starts and ends in `text` (casefolding may lengthen a
+    word: "Straße" is "strasse")."""
     matches = list(_WORD.finditer(text))
     joined, starts, at = [], [], 0
     for match in matches:
+        word = match.group(0).casefold()
         starts.append(at)
-        joined.append(match.group(0).casefold())
-        at += len(match.group(0)) + 1
-    return " ".join(joined), tuple(starts), tuple(m.start() for m in matches)
+        joined.append(word)
+        at += len(word) + 1
+    return " ".join(joined), tuple(starts), tuple(m.span() for m in matches)
 
 
 def found_verbatim(
@@ -62,14 +64,12 @@ def found_verbatim(
         return None
     needle = " ".join(words)
     for passage in passages:
-        joined, starts, offsets = _indexed(passage.text)
+        joined, starts, spans = _indexed(passage.text)
         at = _whole_words_at(joined, needle)
         if at < 0:
             continue
         first = starts.index(at)
-        start = offsets[first]
-        end_word = offsets[first + len(words) - 1]
-        end = end_word + len(words[-1])
+        start, end = spans[first][0], spans[first + len(words) - 1][1]
         return VerbatimMatch(passage, start, passage.text[start:end])
     return None
 

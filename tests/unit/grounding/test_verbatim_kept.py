@@ -156,3 +156,27 @@ def test_without_the_page_text_only_the_stored_excerpt_is_read(texts: dict[str, 
     )
     # What the old check saw: one excerpt about something else, so the rules alone decide.
     assert (without.claims[0].decided_by, without.claims[0].status) == ("rule", "unsupported")
+
+
+_WORDS = st.text(
+    # Letters whose casefold is longer than themselves among them (ß, İ, ŉ, ﬁ).
+    alphabet=st.sampled_from("abcXYZßİŉﬁéΣσ0123"),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(_WORDS, min_size=6, max_size=30), data=st.data())
+def test_a_run_of_a_passage_s_words_is_found_where_it_stands(words, data) -> None:  # type: ignore[no-untyped-def]
+    from engine.grounding.passages import Passage
+    from engine.grounding.verbatim import found_verbatim
+
+    text = " ".join(words) + "."
+    start = data.draw(st.integers(0, len(words) - 4))
+    end = data.draw(st.integers(start + 4, len(words)))
+    sentence = " ".join(words[start:end])
+    match = found_verbatim(sentence, [Passage("page", 0, text)])
+    assert match is not None
+    assert text[match.offset :].startswith(match.words)
+    assert match.words.casefold().split() == sentence.casefold().split()
