@@ -18,7 +18,8 @@ Quick mode asks up to 10 factual questions whose answers are on pages of the bun
 corpus (docs/samples). On another corpus, point DOCUMENTS_PATH at it and pass
 `--questions-file` (one question per line; blank lines and lines starting with # are
 skipped); with `--mode deep` the file's questions are asked as deep runs. `--keep DIR` keeps
-each run's report and audit. Deep mode asks one broader question with small caps (below; a
+each run's report and audit, with its checkpoints in `data/` (for `bench/regrade.py`).
+Deep mode asks one broader question with small caps (below; a
 variable already set in the environment wins). The plan holds 3 to 6 tracks and is approved
 as proposed; MAX_RESEARCHER_ITERATIONS=3 researches three of them, at most two at once.
 
@@ -390,6 +391,15 @@ def render_table(rows: list[Row]) -> str:
 # ---- main -----------------------------------------------------------------------------------
 
 
+def _keep_checkpoints(run_dir: Path, into: Path) -> None:
+    """The run's session index and checkpoints, so `bench/regrade.py` can read its report's
+    state back (SQLite files with their write-ahead logs)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for path in run_dir.glob("*.sqlite*"):
+        if not path.name.startswith("index."):
+            shutil.copy2(path, into / path.name)
+
+
 def _build_index(settings: Settings, data_dir: Path) -> Path | None:
     """The local search index, built once into `data_dir` (None when search is not local)."""
     if settings.resolved_search_provider != "local":
@@ -497,6 +507,7 @@ def main() -> None:
                 shutil.copytree(run_dir / "reports", kept)
                 if (run_dir / "events.jsonl").is_file():
                     shutil.copy2(run_dir / "events.jsonl", kept / "events.jsonl")
+                _keep_checkpoints(run_dir, kept / "data")
             if (run_dir / PROFILE_CACHE_FILE).is_file():
                 shutil.copy2(run_dir / PROFILE_CACHE_FILE, profiles)
             print(render_table([row]).splitlines()[-1], file=sys.stderr, flush=True)

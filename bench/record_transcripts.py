@@ -124,6 +124,8 @@ SCENARIOS: list[dict[str, Any]] = [
             "MIN_SOURCE_DOMAINS": "1",
             # One review and revision: the critic's findings as a real writer reads them.
             "CRITIC_ROUNDS": "1",
+            # The support judge's calls recorded whatever its calibration would say.
+            "GROUNDING_JUDGE": "on",
         },
     },
 ]

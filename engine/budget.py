@@ -261,14 +261,8 @@ def call_fits(estimated_tokens: int) -> bool:
 
 # A call is priced before it is made from what it reads (about four characters a token).
 _CHARS_PER_TOKEN = 4
-REPORT_OUTPUT_TOKENS = 1024
 
 
 def call_tokens(texts: Iterable[str], output_tokens: int) -> int:
     """Roughly what a call costs: the texts it reads and the most it may write."""
     return sum(len(text) for text in texts) // _CHARS_PER_TOKEN + output_tokens
-
-
-def report_tokens_for(texts: list[str]) -> int:
-    """Roughly what the report's call will cost, from the texts its writer will read."""
-    return call_tokens(texts, REPORT_OUTPUT_TOKENS)

@@ -16,18 +16,20 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from engine.budget import another_call_allowed
+from engine.budget import call_fits, call_tokens
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.emit import emit
 from engine.events import PhaseChanged, ReportDelta, ReportReviewed
 from engine.grounding.critic import critique
 from engine.model_task import ModelTask
-from engine.nodes.common import ledger_records, plan_of, today
+from engine.nodes.common import ledger_records, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.section_inputs import (
+    SECTION_OUTPUT_TOKENS,
     SectionInput,
-    records_by_track,
+    report_plan,
+    section_groups,
     section_input,
     section_input_chars,
 )
@@ -42,7 +44,6 @@ from engine.nodes.section_writer import (
 )
 from engine.nodes.track_sections import NOTHING_WRITTEN_LINE, nothing_found_line
 from engine.prompts import SECTION_PROMPT
-from engine.schemas import ResearchPlan, ResearchTrack
 from engine.state import ResearchState
 from engine.text.markers import SPACED_MARKER_RE
 
@@ -74,9 +75,8 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     emit(PhaseChanged(phase="writing"))
     records = ledger_records(state.get("evidence_ledger"))
     registry = SourceRegistry.from_dict(state.get("registry"))
-    plan = plan_of(state.get("plan")) or _single_track_plan(state)
+    plan = report_plan(state)
     units = dict(state.get("research_units") or {})
-    by_track, other = records_by_track(plan, records, units)
     model = deps.model_for("writer")
     structured = await structured_output_supported(model)
     numbers = SourceNumbers()
@@ -84,9 +84,7 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     question = state.get("question", "")
     blocks: list[tuple[str, WrittenSection | str]] = []
     written: list[WrittenSection] = []
-    groups = [(track.section, track.title, by_track[i], i) for i, track in enumerate(plan.tracks)]
-    if other:
-        groups.append(("Further findings", "Further findings", other, -1))
+    groups = section_groups(plan, records, units)
     # Each section reaches the report pane as soon as it is written (before verification).
     emit(ReportDelta(section="", text=f"# {question}\n\n", start=True))
     for heading, title, found, index in groups:
@@ -121,15 +119,6 @@ async def final_report(state: ResearchState, runtime: Runtime[EngineDeps]) -> di
     return {"final_report": strip_meta_lines(text) + "\n", "writer_fallback": fallback}
 
 
-def _single_track_plan(state: ResearchState) -> ResearchPlan:
-    """Without an approved plan, the question is the report's one track."""
-    question = " ".join(str(state.get("question") or "Research").split())[:190] or "Research"
-    title = question if len(question) >= 3 else "Research findings"
-    # Constructed, not validated: an approved plan has 3 to 6 tracks, this stand-in one.
-    track = ResearchTrack(title=title, section="Findings", queries=[title])
-    return ResearchPlan.model_construct(scope=title, tracks=[track])
-
-
 async def reviewed_section(
     section: WrittenSection,
     given: SectionInput,
@@ -150,23 +139,23 @@ async def reviewed_section(
     if not unsupported:
         emit(event)
         return section
-    if another_call_allowed():
+    findings = "\n".join(
+        f'- Unsupported: "{text}"' for text, _ in section.sentences if _plain(text) in unsupported
+    )
+    prompt = (
+        f"{given.prompt()}\n\n## Reviewer findings on your draft\n{findings}\n"
+        "Write the section again: say only what the passages say, citing their ids."
+    )
+    system = SECTION_PROMPT.format(date=today())
+    # Priced at what it reads, as the section's first call was.
+    if call_fits(call_tokens((system, prompt), SECTION_OUTPUT_TOKENS)):
         emit(event.model_copy(update={"outcome": "revising"}))
-        findings = "\n".join(
-            f'- Unsupported: "{text}"'
-            for text, _ in section.sentences
-            if _plain(text) in unsupported
-        )
-        prompt = (
-            f"{given.prompt()}\n\n## Reviewer findings on your draft\n{findings}\n"
-            "Write the section again: say only what the passages say, citing their ids."
-        )
         trial = SourceNumbers(list(numbers.order))
         known = {p.number: p.locator for p in given.passages}
         try:
             claims = await draft_claims(
                 deps.model_for("writer"),
-                SECTION_PROMPT.format(date=today()),
+                system,
                 prompt,
                 structured=structured,
                 policy=deps.retry,

@@ -16,10 +16,11 @@ from typing import Any
 from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
+from engine.nodes.common import plan_of
 from engine.nodes.topic import content_tokens
 from engine.nodes.track_coverage import tracks_of_unit
 from engine.prompt_blocks import SECTION_INPUT_HEADING
-from engine.schemas import ResearchPlan
+from engine.schemas import ResearchPlan, ResearchTrack
 
 PASSAGE_CHARS = 700
 # Prompt sizing: what one section reply may take, what the instructions take, and a floor on
@@ -69,6 +70,32 @@ def section_input_chars(settings: Settings) -> int:
     window = settings.model_max_input_tokens
     room = window - SECTION_OUTPUT_TOKENS - INSTRUCTION_TOKENS
     return int(max(0, min(room, MAX_SECTION_INPUT_TOKENS)) * MIN_CHARS_PER_TOKEN)
+
+
+def report_plan(state: Mapping[str, Any]) -> ResearchPlan:
+    """The approved plan; without one, the question is the report's one track."""
+    approved = plan_of(state.get("plan"))
+    if approved is not None:
+        return approved
+    question = " ".join(str(state.get("question") or "Research").split())[:190] or "Research"
+    title = question if len(question) >= 3 else "Research findings"
+    # Constructed, not validated: an approved plan has 3 to 6 tracks, this stand-in one.
+    track = ResearchTrack(title=title, section="Findings", queries=[title])
+    return ResearchPlan.model_construct(scope=title, tracks=[track])
+
+
+def section_groups(
+    plan: ResearchPlan,
+    records: Sequence[EvidenceRecord],
+    units: Mapping[str, Mapping[str, Any]],
+) -> list[tuple[str, str, list[EvidenceRecord], int]]:
+    """The report's sections in order: (heading, track title, its records, track index),
+    the findings of no track last (index -1) when there are any."""
+    by_track, other = records_by_track(plan, records, units)
+    groups = [(track.section, track.title, by_track[i], i) for i, track in enumerate(plan.tracks)]
+    if other:
+        groups.append(("Further findings", "Further findings", other, -1))
+    return groups
 
 
 def records_by_track(

@@ -30,7 +30,7 @@ from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command, Send
 
-from engine.budget import budget_reached, report_tokens_for
+from engine.budget import budget_reached
 from engine.citations.evidence_keys import record_key, unseen_records
 from engine.config import Settings
 from engine.emit import emit
@@ -48,6 +48,7 @@ from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.gate import GateResult, evaluate_gate, source_domains
 from engine.nodes.plan_dispatch import track_of_call, track_order, tracks_dispatch_message
+from engine.nodes.report_estimate import report_tokens
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.nodes.supervisor_turn import Turn, answer_calls, judge_completion, turn_of
 from engine.nodes.track_coverage import unresearched_tracks
@@ -98,7 +99,7 @@ async def supervisor(
     if not messages:
         emit(PhaseChanged(phase="researching"))
         new = messages = _opening(state, deps.settings)
-    stop = budget_reached(_report_estimate(state))
+    stop = budget_reached(report_tokens(state, deps.settings))
     if stop is not None:
         # Kept, so research continued with a raised budget picks up this conversation.
         gate, verdict = _final_gate(state, deps.settings)
@@ -223,7 +224,7 @@ async def supervisor_tools(
     judge_completion(turn, state, settings)
     if not turn.dispatch:
         return _after_turn(turn, state, settings)
-    stop = budget_reached(_report_estimate(state))
+    stop = budget_reached(report_tokens(state, settings))
     if stop is not None:
         return _budget_stop(turn, state, settings, stop)
     return _dispatch_wave(turn, state, deps)
@@ -493,13 +494,6 @@ def build_supervisor_graph() -> Any:
     graph.add_node("research_unit", cast(Any, research_unit))
     graph.add_edge(START, "supervisor")
     return graph.compile()
-
-
-def _report_estimate(state: SupervisorState) -> int:
-    """Tokens the report will cost, from what its writer will read (see engine.budget)."""
-    texts = [str(state.get("research_brief") or ""), *(state.get("notes") or [])]
-    texts += [str(record.get("claim", "")) for record in state.get("evidence_ledger") or []]
-    return report_tokens_for(texts)
 
 
 def _unit_record(outcome: UnitOutcome, call_id: str, *, evidence_count: int) -> dict[str, Any]:

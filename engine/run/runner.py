@@ -232,9 +232,12 @@ class ResearchSession:
         """
         from langchain_core.messages import HumanMessage
 
+        from engine.nodes.report_estimate import report_tokens
+
         spent = await asyncio.to_thread(stored_spend, self.settings, self.session_id)
         meter = Meter(self.caps, self.settings.price_of, spent)
-        if meter.research_must_stop():
+        # Priced as the supervisor prices it: one more research call and the report after it.
+        if meter.research_must_stop(report_tokens(values, self.settings)):
             if values.get("verified_report"):
                 self.last_report = report_ready_event(values)
                 yield self.last_report

@@ -11,7 +11,6 @@ from engine.budget import (
     budget_reached,
     call_fits,
     metering,
-    report_tokens_for,
 )
 from engine.config import SettingsError, settings_from_mapping
 from engine.events import UsageUpdated
@@ -119,8 +118,43 @@ def test_budget_reached_is_announced_once_and_only_inside_a_run() -> None:
     assert meter.stop_reason == first
 
 
-def test_the_report_estimate_grows_with_what_the_writer_will_read() -> None:
-    assert report_tokens_for(["x" * 4000]) > report_tokens_for(["x" * 400])
+def test_the_report_is_priced_at_the_passages_its_sections_will_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from engine.citations.evidence import EvidenceRecord
+    from engine.citations.registry import SourceRegistry
+    from engine.nodes.report_estimate import report_tokens
+    from engine.nodes.section_inputs import SECTION_OUTPUT_TOKENS
+    from tests.unit.engine.conftest import make_settings
+
+    settings = make_settings(tmp_path)
+    claim = "Alpha queues hold items until a consumer takes them."
+    record = EvidenceRecord(id="u-e1", claim=claim, source_urls=["alpha.md"])
+
+    def estimate(passage: str) -> int:
+        registry = SourceRegistry()
+        registry.add_document("alpha.md", "Alpha", passage)
+        state = {
+            "question": "How do alpha queues work?",
+            "evidence_ledger": [record.model_dump()],
+            "registry": registry.to_dict(),
+        }
+        return report_tokens(state, settings)
+
+    short, long = estimate(claim), estimate(f"{claim} " + "Alpha queues keep order. " * 60)
+    # The same finding read beside a longer passage costs the section's call more.
+    assert long - short > 100
+    assert short > SECTION_OUTPUT_TOKENS
+    # Before research has found anything, each approved track is priced as a section to come.
+    plan = {
+        "scope": "Alpha queues",
+        "tracks": [
+            {"title": f"Track {n}", "section": f"Part {n}", "queries": [f"alpha {n}"]}
+            for n in range(3)
+        ],
+    }
+    one, three = report_tokens({"question": "q"}, settings), report_tokens(
+        {"question": "q", "plan": plan}, settings
+    )
+    assert three > one + 2 * SECTION_OUTPUT_TOKENS
 
 
 def test_spend_is_read_back_from_stored_usage_events() -> None:

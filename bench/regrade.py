@@ -1,0 +1,104 @@
+"""The same reports grounded two ways: the rules alone, and with the support judge.
+
+    uv run python bench/regrade.py DIR [DIR ...]
+
+Each DIR is a data folder a session ran in (`bench/real_model.py --keep` keeps each run's,
+checkpoints included). Every session's written report is read back from its checkpoint and
+put through the verifier's grounding twice, on the same sentences and the same retrieved
+text: GROUNDING_JUDGE=off (the rules' verdicts), then =on with the judge the settings
+configure (the writer's endpoint by default; load `local-llm env`). DOCUMENTS_PATH must be
+the folder the session searched, so a local document is read whole, as the verifier read it.
+
+It prints, per report and in total: cited sentences, kept as supported, marked, removed.
+A comparison within one report, unlike two runs of a model that plans differently each time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.config import Settings, load_settings  # noqa: E402
+from engine.nodes.deps import default_deps  # noqa: E402
+from engine.nodes.verify import _checked  # noqa: E402
+from engine.run.runner import open_engine  # noqa: E402
+from engine.sessions import list_sessions  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Graded:
+    cited: int
+    supported: int
+    marked: int
+    removed: int
+    judge: str
+
+    def line(self, name: str) -> str:
+        share = f"{100 * self.supported / self.cited:.0f} %" if self.cited else "-"
+        return (
+            f"| {name} | {self.cited} | {self.supported} ({share}) | {self.marked} | "
+            f"{self.removed} | {self.judge} |"
+        )
+
+
+async def _graded(settings: Settings, values: dict[str, object]) -> Graded:
+    checked = await _checked(values, default_deps(settings))  # type: ignore[arg-type]
+    claims = checked.grounded.claims
+    return Graded(
+        cited=len(claims),
+        supported=sum(c.status == "supported" and c.action == "kept" for c in claims),
+        marked=sum(
+            c.action == "marked" or (c.action == "kept" and c.status != "supported") for c in claims
+        ),
+        removed=sum(c.action == "removed" for c in claims),
+        judge=checked.judge_label,
+    )
+
+
+async def _regrade(data_dir: Path) -> list[tuple[str, Graded, Graded]]:
+    base = load_settings().model_copy(update={"data_dir": data_dir})
+    rules = base.model_copy(update={"grounding_judge": "off"})
+    judged = base.model_copy(update={"grounding_judge": "on"})
+    found: list[tuple[str, Graded, Graded]] = []
+    async with open_engine(base) as session_for:
+        for info in list_sessions(base):
+            session = session_for(info.session_id)
+            snapshot = await session.graph.aget_state(session.config)
+            values = dict(snapshot.values)
+            if not values.get("final_report"):
+                continue
+            name = f"{data_dir.name}/{info.session_id}"
+            found.append((name, await _graded(rules, values), await _graded(judged, values)))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", type=Path)
+    args = parser.parse_args()
+    if not os.environ.get("DOCUMENTS_PATH"):
+        print("note: DOCUMENTS_PATH is not set; local documents are read from excerpts only")
+    print("| report | cited | kept supported | marked | removed | judge |")
+    print("|---|---|---|---|---|---|")
+    totals = {"rules": [0, 0, 0, 0], "judge": [0, 0, 0, 0]}
+    for data_dir in args.dirs:
+        for name, rules, judged in asyncio.run(_regrade(data_dir)):
+            print(rules.line(f"{name}, rules"))
+            print(judged.line(f"{name}, judge"))
+            for key, graded in (("rules", rules), ("judge", judged)):
+                counts = (graded.cited, graded.supported, graded.marked, graded.removed)
+                totals[key] = [a + b for a, b in zip(totals[key], counts, strict=True)]
+    for key, (cited, supported, marked, removed) in totals.items():
+        print(Graded(cited, supported, marked, removed, "").line(f"all, {key}"))
+
+
+if __name__ == "__main__":
+    main()
