@@ -9,7 +9,8 @@ text: GROUNDING_JUDGE=off (the rules' verdicts), then =on with the judge the set
 configure (the writer's endpoint by default; load `local-llm env`). DOCUMENTS_PATH must be
 the folder the session searched, so a local document is read whole, as the verifier read it.
 
-It prints, per report and in total: cited sentences, kept as supported, marked, removed.
+It prints, per report and in total: cited sentences, kept as supported, marked, removed, and
+the seconds the grounding took (the judge's calls, on the judged line).
 A comparison within one report, unlike two runs of a model that plans differently each time.
 """
 
@@ -19,6 +20,7 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,16 +42,18 @@ class Graded:
     marked: int
     removed: int
     judge: str
+    seconds: float
 
     def line(self, name: str) -> str:
         share = f"{100 * self.supported / self.cited:.0f} %" if self.cited else "-"
         return (
             f"| {name} | {self.cited} | {self.supported} ({share}) | {self.marked} | "
-            f"{self.removed} | {self.judge} |"
+            f"{self.removed} | {self.seconds:.1f} | {self.judge} |"
         )
 
 
 async def _graded(settings: Settings, values: dict[str, object]) -> Graded:
+    started = time.monotonic()
     checked = await _checked(values, default_deps(settings))  # type: ignore[arg-type]
     claims = checked.grounded.claims
     return Graded(
@@ -60,6 +64,7 @@ async def _graded(settings: Settings, values: dict[str, object]) -> Graded:
         ),
         removed=sum(c.action == "removed" for c in claims),
         judge=checked.judge_label,
+        seconds=time.monotonic() - started,
     )
 
 
@@ -86,18 +91,25 @@ def main() -> None:
     args = parser.parse_args()
     if not os.environ.get("DOCUMENTS_PATH"):
         print("note: DOCUMENTS_PATH is not set; local documents are read from excerpts only")
-    print("| report | cited | kept supported | marked | removed | judge |")
-    print("|---|---|---|---|---|---|")
-    totals = {"rules": [0, 0, 0, 0], "judge": [0, 0, 0, 0]}
+    print("| report | cited | kept supported | marked | removed | seconds | judge |")
+    print("|---|---|---|---|---|---|---|")
+    totals = {"rules": [0.0] * 5, "judge": [0.0] * 5}
     for data_dir in args.dirs:
         for name, rules, judged in asyncio.run(_regrade(data_dir)):
             print(rules.line(f"{name}, rules"))
             print(judged.line(f"{name}, judge"))
             for key, graded in (("rules", rules), ("judge", judged)):
-                counts = (graded.cited, graded.supported, graded.marked, graded.removed)
+                counts = (
+                    graded.cited,
+                    graded.supported,
+                    graded.marked,
+                    graded.removed,
+                    graded.seconds,
+                )
                 totals[key] = [a + b for a, b in zip(totals[key], counts, strict=True)]
-    for key, (cited, supported, marked, removed) in totals.items():
-        print(Graded(cited, supported, marked, removed, "").line(f"all, {key}"))
+    for key, (cited, supported, marked, removed, seconds) in totals.items():
+        graded = Graded(int(cited), int(supported), int(marked), int(removed), "", seconds)
+        print(graded.line(f"all, {key}"))
 
 
 if __name__ == "__main__":

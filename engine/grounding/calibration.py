@@ -17,6 +17,7 @@ allowed is inconclusive: nothing is decided, and nothing is remembered.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -64,6 +65,7 @@ class Calibration:
 
     def as_dict(self) -> dict[str, Any]:
         return {
+            "pairs_version": pairs_version(),
             "passed": self.passed,
             "supported_right": self.supported_right,
             "supported_pairs": self.supported_pairs,
@@ -73,8 +75,9 @@ class Calibration:
 
     @classmethod
     def from_dict(cls, raw: Any) -> Calibration | None:
-        """A remembered calibration, or None when `raw` is not one."""
-        if not isinstance(raw, dict):
+        """A remembered calibration, or None when `raw` is not one, or was made on other pairs
+        than the ones shipped now."""
+        if not isinstance(raw, dict) or raw.get("pairs_version") != pairs_version():
             return None
         try:
             return cls(
@@ -85,6 +88,12 @@ class Calibration:
             )
         except (KeyError, TypeError, ValueError):
             return None
+
+
+@cache
+def pairs_version() -> str:
+    """Which pairs a calibration was made on (a digest of the shipped file)."""
+    return hashlib.sha256(PAIRS_FILE.read_bytes()).hexdigest()[:12]
 
 
 @cache

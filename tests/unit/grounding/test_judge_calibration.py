@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.config.loading import settings_from_mapping
 from engine.doctor import collect_report_async
-from engine.grounding.calibration import calibrate, calibration_pairs
+from engine.grounding.calibration import Calibration, calibrate, calibration_pairs
 from engine.grounding.judge import SYSTEM_PROMPT
 from engine.grounding.support_judge import report_judge, support_judge
 from engine.models.compat.profile import (
@@ -191,7 +191,7 @@ async def test_doctor_calibrates_the_judge_again_and_says_what_auto_does(tmp_pat
         settings = _settings(llm.base_url, tmp_path)
         key = cache_key(llm.base_url, "scripted")
         # A verdict remembered from before: doctor asks the model again.
-        store_judge_calibration(settings, key, {"passed": True, "supported_right": 6})
+        store_judge_calibration(settings, key, Calibration(6, 6, 6, 6).as_dict())
         report = await collect_report_async(settings, calibrate_judge=True)
         skipped = await collect_report_async(settings)
     (endpoint,) = report.endpoints
@@ -214,11 +214,11 @@ async def test_the_audit_names_why_a_deep_report_kept_the_rules_verdicts(tmp_pat
 
     engine_deps = deps(tmp_path, ScriptedChatModel.sequence([]), grounding_judge="auto")
     writer = engine_deps.settings.role_model("writer")
-    failed = {"supported_right": 6, "supported_pairs": 6, "unsupported_right": 2}
+    failed = Calibration(
+        supported_right=6, supported_pairs=6, unsupported_right=2, unsupported_pairs=6
+    )
     store_judge_calibration(
-        engine_deps.settings,
-        cache_key(writer.base_url, writer.model),
-        {**failed, "unsupported_pairs": 6, "passed": False},
+        engine_deps.settings, cache_key(writer.base_url, writer.model), failed.as_dict()
     )
     report = "Alpha is fast [1].\n\n## Sources\n[1] https://a.example.org/1"
     config: RunnableConfig = {"configurable": {"thread_id": "s1"}}
@@ -228,3 +228,15 @@ async def test_the_audit_names_why_a_deep_report_kept_the_rules_verdicts(tmp_pat
     label = result["audit"]["grounding_judge"]
     assert label.startswith("off (gpt-test at ") and "2 of 6 unsupported" in label
     assert all(claim["decided_by"] != "judge" for claim in result["audit"]["claims"])
+
+
+async def test_a_calibration_made_on_other_pairs_is_made_again(tmp_path: Path) -> None:
+    from engine.models.compat.profile import store_judge_calibration
+
+    with _server(_credulous) as llm:
+        settings = _settings(llm.base_url, tmp_path)
+        passed = {**Calibration(6, 6, 6, 6).as_dict(), "pairs_version": "older-pairs"}
+        store_judge_calibration(settings, cache_key(llm.base_url, "scripted"), passed)
+        chosen = await report_judge(settings, _model_for(settings), quick=False)
+        assert llm.requests, "the pairs changed: the model is asked again"
+    assert chosen.judge is None and "0 of 6 unsupported" in chosen.label
