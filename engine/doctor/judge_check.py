@@ -7,6 +7,8 @@ changed model is judged on what it does now.
 
 from __future__ import annotations
 
+import time
+
 from engine.config import Settings
 from engine.doctor.report import CapabilityCheck
 
@@ -19,10 +21,12 @@ async def judge_calibration(settings: Settings) -> CapabilityCheck | None:
     judge = support_judge(settings, lambda role: make_chat_model(settings, role))
     if judge is None:
         return None
+    started = time.monotonic()
     calibration = await remembered_calibration(settings, judge, again=True)
+    took = f"{time.monotonic() - started:.0f} s"
     if calibration is None:
         return CapabilityCheck(
-            "support judge", False, "its calibration calls failed; run doctor again later"
+            "support judge", False, f"its calibration calls failed ({took}); run doctor again later"
         )
     if settings.grounding_judge == "on":
         use = "GROUNDING_JUDGE=on: it judges every report"
@@ -30,4 +34,5 @@ async def judge_calibration(settings: Settings) -> CapabilityCheck | None:
         use = "it judges deep reports"
     else:
         use = "deep reports keep the rules' verdicts (GROUNDING_JUDGE=on uses it anyway)"
-    return CapabilityCheck("support judge", calibration.passed, f"{calibration.describe()}: {use}")
+    detail = f"{calibration.describe()} ({took}): {use}"
+    return CapabilityCheck("support judge", calibration.passed, detail)
