@@ -298,6 +298,8 @@ class ReportReady(_Event):
     removed_citations: list[CitationAuditEntry] = Field(default_factory=list)
     claims: list[ClaimSupport] = Field(default_factory=list)
     grounding: Literal["strict", "mark", "off"] = "off"
+    # Which model judged the sentences no verbatim match settled, or why none did ("off", …).
+    grounding_judge: str = ""
     report_path: str | None = None
     audit_path: str | None = None
     offline_notice: str | None = None

@@ -350,6 +350,7 @@ def report_ready_event(values: dict[str, Any]) -> ReportReady:
         removed_citations=[CitationAuditEntry(**e) for e in audit.get("removed_citations", [])],
         claims=[ClaimSupport(**claim) for claim in audit.get("claims", [])],
         grounding=audit.get("grounding", "off"),
+        grounding_judge=str(audit.get("grounding_judge") or ""),
         report_path=values.get("report_path"),
         audit_path=values.get("audit_path"),
         offline_notice=OFFLINE_NOTICE if report.startswith(f"> {OFFLINE_NOTICE}") else None,

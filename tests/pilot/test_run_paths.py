@@ -276,3 +276,11 @@ def test_the_audit_names_its_verification_reason_in_plain_words() -> None:
     expected = f"verified: {kept} citations kept" + (f", {removed} removed" if removed else "")
     assert text.splitlines()[0] == expected
     assert "valid_citations" not in text and "—" not in text.splitlines()[0]
+
+
+def test_the_audit_says_which_model_judged_support_or_why_none_did() -> None:
+    why = "off (local at 127.0.0.1:8081 was right on 1 of 6 supported and 6 of 6 unsupported)"
+    text = "\n".join(line.plain for line in AuditScreen(report_event(grounding_judge=why)).lines())
+    assert f"Judge: {why}" in text
+    unsaid = "\n".join(line.plain for line in AuditScreen(report_event()).lines())
+    assert "Judge:" not in unsaid

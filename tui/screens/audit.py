@@ -37,6 +37,8 @@ class AuditScreen(DetailScreen):
         yield Text(summary, style=style)
         if report.audit_path:
             yield field("Audit file", report.audit_path)
+        if report.grounding_judge:
+            yield field("Judge", report.grounding_judge)
         yield heading(f"Kept ({len(report.kept_citations)})")
         for entry in report.kept_citations:
             line = Text.assemble((f"[{entry.number}] ", "bold green"), entry.source)

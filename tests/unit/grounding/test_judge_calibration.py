@@ -227,6 +227,9 @@ async def test_the_audit_names_why_a_deep_report_kept_the_rules_verdicts(tmp_pat
     )
     label = result["audit"]["grounding_judge"]
     assert label.startswith("off (gpt-test at ") and "2 of 6 unsupported" in label
+    from engine.nodes.verify import report_ready_event
+
+    assert report_ready_event(result).grounding_judge == label, "the app is told it too"
     assert all(claim["decided_by"] != "judge" for claim in result["audit"]["claims"])
 
 
