@@ -5,6 +5,11 @@ are searched with the unit's own search tool (same registry, same events, same r
 researcher's own calls) before the researcher speaks, and the passages are numbered in its
 first message within a share of the model's context window. The researcher's findings cite
 those numbers; `seed_catalog` maps them to sources for the evidence extraction.
+
+A query that names a source (a URL, or a document key such as `routine-vacuuming.html`, as
+a planner copies them from its search results) is read with the unit's fetch tool, and the
+source's passages that best match the unit's topic are taken: searched as words, a file name
+finds pages that mention "html", not the page it names.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ from engine.models.compat.normalize import strip_reasoning
 from engine.nodes.deps import EngineDeps
 from engine.sourcing.echo import copy_start, copy_watch
 from engine.sourcing.source_numbers import SourceCatalog
+from engine.tools.rerank import score_chunks, split_chunks
 
 MAX_QUERIES = 4
 PASSAGE_CHARS = 700
+# Passages taken from a source a query names, best first.
+NAMED_SOURCE_PASSAGES = 3
 # The passages get an eighth of the window: the researcher's prompt, tool schemas and its
 # own tool loop need the rest, and a CPU model reads a prompt at tens of tokens a second.
 PASSAGE_WINDOW_SHARE = 8
@@ -46,14 +54,25 @@ class _SearchTap:
     def __init__(self, registry: SourceRegistry) -> None:
         self.registry = registry
         self.searches: list[list[tuple[str, str, str]]] = [[]]
+        # While a named source is read: what its passages are ranked against (else None).
+        self.reading_for: str | None = None
 
     def add_url(self, url: str, title: str | None = None, passage: str | None = None) -> bool:
-        self.searches[-1].append((title or url, url, passage or ""))
+        self._shown(title or url, url, passage or "")
         return self.registry.add_url(url, title, passage)
 
     def add_document(self, key: str, title: str | None = None, passage: str | None = None) -> bool:
-        self.searches[-1].append((title or key, key, passage or ""))
+        self._shown(title or key, key, passage or "")
         return self.registry.add_document(key, title, passage)
+
+    def _shown(self, title: str, locator: str, text: str) -> None:
+        if self.reading_for is None:
+            self.searches[-1].append((title, locator, text))
+            return
+        shown = {piece for _, _, piece in self.searches[-1]}
+        for piece in best_pieces(text, self.reading_for, NAMED_SOURCE_PASSAGES):
+            if piece not in shown:  # a redirected page is recorded under both its addresses
+                self.searches[-1].append((title, locator, piece))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.registry, name)
@@ -76,16 +95,45 @@ async def retrieve_passages(
         return []
     tap = _SearchTap(registry)
     tools = {tool.name: tool for tool in deps.tools_for(cast(Any, tap), unit_id, focus)}
-    search = tools.get("search_web")
+    search, fetch = tools.get("search_web"), tools.get("fetch_url")
     if search is None:
         return []
-    for query in [q for q in queries if q.strip()][:MAX_QUERIES]:
+    for query in [q.strip() for q in queries if q.strip()][:MAX_QUERIES]:
         try:
-            await search.ainvoke({"query": query})
+            if fetch is not None and names_a_source(query):
+                tap.reading_for = focus
+                try:
+                    await fetch.ainvoke({"url": query})
+                finally:
+                    tap.reading_for = None
+            if not tap.searches[-1]:  # not a source's name, or one that could not be read
+                await search.ainvoke({"query": query})
         except Exception:  # noqa: S112 - a failed search leaves the researcher its own tools
             continue
         tap.searches.append([])
     return numbered_passages(tap.searches, passage_budget_chars(deps.settings))
+
+
+def names_a_source(query: str) -> bool:
+    """A query that is one locator: a web address, or a file name with its extension."""
+    if any(char.isspace() for char in query):
+        return False
+    if query.lower().startswith(("http://", "https://")):
+        return True
+    name = query.rsplit("/", 1)[-1]
+    stem, dot, extension = name.rpartition(".")
+    return bool(dot and stem and extension.isalnum() and not extension.isdigit())
+
+
+def best_pieces(text: str, focus: str, count: int) -> list[str]:
+    """The `count` chunks of `text` that best match `focus`, best first (the head when none
+    matches)."""
+    chunks = [chunk.text for chunk in split_chunks(text, PASSAGE_CHARS, PASSAGE_CHARS)]
+    if not chunks:
+        return []
+    scores = score_chunks(chunks, focus)
+    ranked = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))
+    return [chunks[i] for i in ranked[:count]]
 
 
 def numbered_passages(
