@@ -96,25 +96,45 @@ def with_distinct_sections(raw: dict[str, Any]) -> dict[str, Any]:
     """A drafted plan whose tracks' duplicate section names are told apart by their titles.
 
     Small models often give two tracks the same section ("Caching Function Results"); the
-    plan is otherwise usable, so it is repaired rather than refused.
+    plan is otherwise usable, so it is repaired rather than refused. Where the shared section
+    names one of the tracks ("25.1. Routine Vacuuming" for the track "Routine Vacuuming"), it
+    is that track's, and the others are named by their own titles; else the later ones add
+    their titles to it.
     """
     tracks = raw.get("tracks")
     if not isinstance(tracks, list):
         return raw
+    owners: dict[str, int] = {}
+    for number, track in enumerate(tracks):
+        section, title = _section_and_title(track)
+        if section and title and _folded(title) in _folded(section):
+            owners.setdefault(_folded(section), number)
     seen: set[str] = set()
     repaired = []
     for number, track in enumerate(tracks, start=1):
-        if isinstance(track, dict) and isinstance(track.get("section"), str):
-            section = track["section"].strip()
-            if section.casefold() in seen:
-                title = str(track.get("title") or "").strip()
-                section = f"{section}: {title}"[:200] if title else section
-                if section.casefold() in seen:
-                    section = f"{section[:190]} ({number})"
-                track = {**track, "section": section}
-            seen.add(section.casefold())
+        section, title = _section_and_title(track)
+        if section:
+            owner = owners.get(_folded(section))
+            if owner is not None and owner != number - 1 and title:
+                section = title[:200]
+            elif _folded(section) in seen and title:
+                section = f"{section}: {title}"[:200]
+            if _folded(section) in seen:
+                section = f"{section[:190]} ({number})"
+            track = {**track, "section": section}
+            seen.add(_folded(section))
         repaired.append(track)
     return {**raw, "tracks": repaired}
+
+
+def _section_and_title(track: Any) -> tuple[str, str]:
+    if not isinstance(track, dict) or not isinstance(track.get("section"), str):
+        return "", ""
+    return track["section"].strip(), str(track.get("title") or "").strip()
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 class PlanDecision(BaseModel):

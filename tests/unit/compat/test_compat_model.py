@@ -409,3 +409,23 @@ async def test_probes_during_a_rate_limit_outage_are_short_and_never_remembered(
     assert detected.conclusive and detected.tool_calling == "prompted"
     cached = json.loads((tmp_path / "model_profiles.json").read_text(encoding="utf-8"))
     assert [entry["source"] for entry in cached.values()] == ["detected"]
+
+
+def test_a_shared_section_that_names_one_track_is_that_track_s() -> None:
+    from engine.schemas import ResearchPlan, with_distinct_sections
+
+    # The 1.5B's PostgreSQL plan: the chapter of one track given to another too.
+    raw = {
+        "scope": "autovacuum",
+        "tracks": [
+            {"title": "Lock Management", "section": "25.1. Routine Vacuuming", "queries": ["q"]},
+            {"title": "Routine Vacuuming", "section": "25.1. Routine Vacuuming", "queries": ["q"]},
+            {"title": "Routine Vacuuming", "section": "25.1. Routine Vacuuming", "queries": ["q"]},
+        ],
+    }
+    plan = ResearchPlan.model_validate(with_distinct_sections(raw))
+    assert [t.section for t in plan.tracks] == [
+        "Lock Management",
+        "25.1. Routine Vacuuming",
+        "Routine Vacuuming",
+    ]
