@@ -204,8 +204,10 @@ def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> 
     transport stops the reply once it has copied a header line and the start of its passage
     (`copying_passages`): the copy would run to the token cap, a minute of generation on a
     CPU server, for text the engine holds already. What the model wrote before the copy
-    stays; the passages follow in the shape it was copying, so the findings are what a
-    finished copy of all of them would have given.
+    stays; the passages follow as findings, each closed by its number, so the findings are
+    what a finished copy of all of them would have given. Not in the shape the model was
+    copying: its header lines ("mod_brotli - Apache HTTP Server Version 2.4", "Document:
+    mod_brotli.html") would be read as the opening words of each finding.
     """
     if not passages or not messages or not isinstance(messages[-1], AIMessage):
         return messages
@@ -215,7 +217,7 @@ def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> 
     start = None if closing.tool_calls else copy_start(text, catalog, with_passage=True)
     if start is None:
         return messages
-    copied = passages_block(passages).split("\n\n", 1)[1]
+    copied = "\n\n".join(f"{passage.text} [{passage.number}]" for passage in passages)
     own = text[:start].rstrip()
     finished = closing.model_copy(update={"content": f"{own}\n\n{copied}".lstrip()})
     return [*messages[:-1], finished]

@@ -151,8 +151,9 @@ def test_the_report_is_priced_at_the_passages_its_sections_will_read(tmp_path) -
             for n in range(3)
         ],
     }
-    one, three = report_tokens({"question": "q"}, settings), report_tokens(
-        {"question": "q", "plan": plan}, settings
+    one, three = (
+        report_tokens({"question": "q"}, settings),
+        report_tokens({"question": "q", "plan": plan}, settings),
     )
     assert three > one + 2 * SECTION_OUTPUT_TOKENS
 

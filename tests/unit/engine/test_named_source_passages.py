@@ -19,7 +19,8 @@ AUTOVACUUM = (
     + "These settings control the behavior of the autovacuum feature. " * 3
     + "\n\nautovacuum_vacuum_threshold: the minimum number of updated or deleted tuples "
     "needed to trigger a VACUUM in any one table. The default is 50 tuples.\n\n"
-    + "Logging settings are described elsewhere in this chapter of the manual. " * 12
+    + "Logging settings are described elsewhere in this chapter of the manual. "
+    * 12
 )
 LICENCE = (
     "# License\n\nThe pages in this folder are copied unchanged, html and all: "

@@ -72,11 +72,12 @@ def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_
     stopped = [opening, AIMessage(content=COPY)]
     finished = with_copy_finished(stopped, PASSAGES)
     text = finished[-1].content
-    assert isinstance(text, str) and text.startswith(OWN + "\n\n[1] Routine Vacuuming\n")
+    assert isinstance(text, str) and text.startswith(OWN + "\n\n" + PASSAGES[0].text)
     assert "vacuum thr\n" not in text and not text.endswith("thr") and PASSAGES[1].text in text
     claims = _findings(finished)
-    assert any("exceed the vacuum threshold" in claim for claim in claims)
-    assert any("fraction of the table size" in claim for claim in claims)
+    assert PASSAGES[0].text in claims and PASSAGES[1].text in claims
+    # A passage's header line is no part of its finding.
+    assert not any("Document:" in claim or "Routine Vacuuming" in claim for claim in claims)
     # Left as the model stopped it, the unit would keep only its one own sentence.
     assert not any("fraction of the table size" in claim for claim in _findings(stopped))
 
