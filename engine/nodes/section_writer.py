@@ -232,24 +232,24 @@ async def write_summary(
         return []
     known = {n: numbers.order[n - 1] for n in cited}
     summary = cited_sentences(claims[:4], known, numbers)
-    if len(sections) > 1 and _restates_one_section(summary, sections):
-        # A small model given every section often copies the first: the reader would get it
-        # twice and learn nothing of the others. Each section's opening sentence says more.
-        return [section.sentences[0] for section in sections[:4]]
-    return summary
+    if not _copies_the_sections(summary, sections):
+        return summary
+    # A small model given every section often copies them: the reader would read them twice.
+    # Each section's opening sentence condenses a report whose sections say more than that;
+    # a report that short needs no summary at all.
+    openings = [section.sentences[0] for section in sections[:4]] if len(sections) > 1 else []
+    said = sum(len(section.sentences) for section in sections)
+    return openings if len(openings) * 2 <= said else []
 
 
-def _restates_one_section(
+def _copies_the_sections(
     summary: Sequence[tuple[str, list[int]]], sections: Sequence[WrittenSection]
 ) -> bool:
-    """Most of the summary's sentences are sentences of one section, word for word."""
+    """Most of the summary's sentences are sentences of the sections, word for word."""
 
     def folded(text: str) -> str:
         return " ".join(text.split()).casefold()
 
     said = [folded(text) for text, _ in summary]
-    for section in sections:
-        own = {folded(text) for text, _ in section.sentences}
-        if said and sum(sentence in own for sentence in said) * 2 > len(said):
-            return True
-    return False
+    written = {folded(text) for section in sections for text, _ in section.sentences}
+    return bool(said) and sum(sentence in written for sentence in said) * 2 > len(said)

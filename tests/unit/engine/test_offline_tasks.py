@@ -55,10 +55,18 @@ async def test_a_reworded_revision_request_still_revises_the_plan(tmp_path, monk
 
 async def test_a_reworded_section_request_is_still_written_by_the_model(monkeypatch):
     from engine.middleware.retry import RetryPolicy
+    from engine.model_task import ModelTask
     from engine.models.offline import OfflineChatModel
     from engine.nodes import section_inputs
     from engine.nodes.section_inputs import NumberedPassage, SectionInput
-    from engine.nodes.section_writer import SourceNumbers, write_section, write_summary
+    from engine.nodes.section_writer import (
+        SourceNumbers,
+        draft_claims,
+        summary_payload,
+        summary_prompt,
+        write_section,
+    )
+    from engine.prompts import SUMMARY_PROMPT
 
     monkeypatch.setattr(section_inputs, "SECTION_INPUT_HEADING", "## What to write from")
     passage = NumberedPassage(1, "https://a.example.org/wal", "WAL", "WAL appends changes.")
@@ -76,16 +84,18 @@ async def test_a_reworded_section_request_is_still_written_by_the_model(monkeypa
     assert written.written_by_model
     assert written.sentences == [("WAL appends changes to a separate file.", [1])]
     monkeypatch.setattr("engine.nodes.section_writer.SECTION_INPUT_HEADING", "## Sections")
-    summary = await write_summary(
+    # The summary's own call (`write_summary` then drops a summary that only repeats).
+    claims = await draft_claims(
         model,
-        section.question,
-        [written],
-        numbers,
-        date="2026-01-01",
+        SUMMARY_PROMPT.format(date="2026-01-01"),
+        summary_prompt(section.question, [written]),
         structured=True,
         policy=policy,
+        task=ModelTask(role="summary", section=summary_payload(section.question, [written])),
     )
-    assert summary == [("WAL appends changes to a separate file.", [1])]
+    assert [(claim.text, claim.source_ids) for claim in claims] == [
+        ("WAL appends changes to a separate file.", [1])
+    ]
 
 
 def _reworded_topic(track: Any, scope: str) -> str:

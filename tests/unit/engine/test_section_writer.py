@@ -79,15 +79,17 @@ RECORDS = [
 
 
 def _claims_writer(calls: list[dict[str, Any]]):
-    """A writer that restates each finding, citing its passages (the summary: the first)."""
+    """A writer that restates each finding, citing its passages (the summary: one sentence of
+    its own, citing the first section's sources)."""
 
     def respond(messages: list[BaseMessage]) -> Any:
         payload = section_payload(human_text(messages)) or {}
         calls.append(payload)
         if "sections" in payload:
             first = payload["sections"][0]["sentences"][0]
+            summary = f"In short: {first['text']}"
             return structured_reply(
-                SectionDraft(claims=[Claim(text=first["text"], source_ids=first["sources"])])
+                SectionDraft(claims=[Claim(text=summary, source_ids=first["sources"])])
             )
         findings = payload["findings"]
         return structured_reply(
@@ -296,7 +298,7 @@ async def test_the_critic_takes_out_a_sentence_its_passages_do_not_support(tmp_p
     assert "task be cancelled [1]." in report and "timeout expires [2]." in report
 
 
-async def test_a_summary_that_copies_one_section_gives_way_to_each_sections_opening() -> None:
+async def test_a_summary_that_copies_the_sections_gives_way_to_their_openings_or_to_none() -> None:
     from engine.nodes.section_writer import SourceNumbers, WrittenSection, write_summary
 
     numbers = SourceNumbers()
@@ -308,27 +310,35 @@ async def test_a_summary_that_copies_one_section_gives_way_to_each_sections_open
         written_by_model=True,
     )
     timeouts = WrittenSection(
+        "Timeouts",
+        [("wait_for() cancels the task on timeout.", [2]), ("timeout() is a context.", [2])],
+        written_by_model=True,
+    )
+    short = WrittenSection(
         "Timeouts", [("wait_for() cancels the task on timeout.", [2])], written_by_model=True
     )
+    # Seen on the 1.5B: the summary is every section's sentences again, one after another.
     copied = SectionDraft(
         claims=[
             Claim(text="Task.cancel() requests cancellation.", source_ids=[1]),
-            Claim(text="The task sees CancelledError.", source_ids=[1]),
+            Claim(text="wait_for() cancels the task on timeout.", source_ids=[2]),
         ]
     )
     own = SectionDraft(
         claims=[Claim(text="Tasks are cancelled directly or by a timeout.", source_ids=[1, 2])]
     )
     policy = RetryPolicy(max_retries=0)
-    for draft, expected in (
-        (copied, [cancel.sentences[0], timeouts.sentences[0]]),
-        (own, [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
+    for draft, sections, expected in (
+        (copied, [cancel, timeouts], [cancel.sentences[0], timeouts.sentences[0]]),
+        # Three sentences in all: two of them again would be no summary, so there is none.
+        (copied, [cancel, short], []),
+        (own, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
     ):
         model = ScriptedChatModel.sequence([structured_reply(draft)])
         summary = await write_summary(
             model,
             "How are asyncio tasks cancelled?",
-            [cancel, timeouts],
+            sections,
             numbers,
             date="2026-01-01",
             structured=True,
