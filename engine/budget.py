@@ -168,15 +168,17 @@ def metering(meter: Meter) -> Iterator[Meter]:
         _CURRENT.reset(token)
 
 
-def budget_reached(report_tokens: int = 0) -> str | None:
+def budget_reached(report_tokens: int | Callable[[], int] = 0) -> str | None:
     """The reason research must stop now ("budget reached (…)"), or None to go on.
 
-    The first time in a leg, the stop is announced (`BudgetReached`).
+    `report_tokens` prices the report (a callable is asked only when there is a cap). The
+    first time in a leg, the stop is announced (`BudgetReached`).
     """
     meter = current_meter()
-    if meter is None:
+    if meter is None or not meter.caps.any:
         return None
-    meter.report_tokens = max(meter.report_tokens, report_tokens)
+    priced = report_tokens() if callable(report_tokens) else report_tokens
+    meter.report_tokens = max(meter.report_tokens, priced)
     if not meter.research_must_stop(meter.report_tokens):
         return None
     return _announced_stop(meter)

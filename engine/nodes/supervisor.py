@@ -99,7 +99,7 @@ async def supervisor(
     if not messages:
         emit(PhaseChanged(phase="researching"))
         new = messages = _opening(state, deps.settings)
-    stop = budget_reached(report_tokens(state, deps.settings))
+    stop = budget_reached(lambda: report_tokens(state, deps.settings))
     if stop is not None:
         # Kept, so research continued with a raised budget picks up this conversation.
         gate, verdict = _final_gate(state, deps.settings)
@@ -224,7 +224,7 @@ async def supervisor_tools(
     judge_completion(turn, state, settings)
     if not turn.dispatch:
         return _after_turn(turn, state, settings)
-    stop = budget_reached(report_tokens(state, settings))
+    stop = budget_reached(lambda: report_tokens(state, settings))
     if stop is not None:
         return _budget_stop(turn, state, settings, stop)
     return _dispatch_wave(turn, state, deps)
