@@ -25,6 +25,7 @@ from engine.nodes.common import plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_dispatch import edited_tracks
 from engine.nodes.plan_edits import keep_edits
+from engine.nodes.plan_sections import with_named_sections
 from engine.nodes.topic import topic_shifted
 from engine.prompts import (
     BRIEF_PROMPT,
@@ -175,7 +176,7 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
         repair=with_distinct_sections,
         task=task,
     )
-    revised = plan.model_dump(mode="json")
+    revised = with_named_sections(plan, question).model_dump(mode="json")
     proposed = state.get("plan_before_edits")
     if feedback and current and proposed:
         revised = keep_edits(proposed, current, revised)

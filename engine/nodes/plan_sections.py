@@ -1,0 +1,45 @@
+"""Report sections named after what their tracks research.
+
+A small model names sections by a report's framing ("Introduction", "Methodology",
+"Results") rather than by their tracks' parts of the subject: seen on the bundled 1.5B for
+pino, where the tracks were transports, redaction and their implementation. A section that
+shares no word with its track's title, its queries or the question names none of them, and
+is named after its track instead (its first query, a search phrase, else its title). A name
+that shares one ("Compression" for mod_deflate's track searching "compress responses") stays.
+"""
+
+from __future__ import annotations
+
+from engine.nodes.researcher_passages import names_a_source
+from engine.schemas import ResearchPlan, ResearchTrack, with_distinct_sections
+from engine.text.words import stemmed_words
+
+# A section heading fits on a line of the report's outline.
+NAME_CHARS = 80
+
+
+def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
+    tracks = [_named(track, question) for track in plan.tracks]
+    if tracks == list(plan.tracks):
+        return plan
+    raw = plan.model_dump(mode="json")
+    raw["tracks"] = [track.model_dump(mode="json") for track in tracks]
+    return ResearchPlan.model_validate(with_distinct_sections(raw))
+
+
+def _named(track: ResearchTrack, question: str) -> ResearchTrack:
+    about = stemmed_words(" ".join([track.title, *track.queries, question]))
+    if stemmed_words(track.section) & about:
+        return track
+    return track.model_copy(update={"section": _name_of(track)})
+
+
+def _name_of(track: ResearchTrack) -> str:
+    for query in track.queries:
+        phrase = " ".join(query.split())
+        if len(phrase) >= 3 and len(phrase) <= NAME_CHARS and not names_a_source(phrase):
+            return phrase[0].upper() + phrase[1:]
+    title = " ".join(track.title.split())
+    if len(title) <= NAME_CHARS:
+        return title
+    return title[:NAME_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"

@@ -1,0 +1,64 @@
+"""A section named by a report's framing is named after its track; one naming its part stays."""
+
+from __future__ import annotations
+
+from engine.nodes.plan_sections import with_named_sections
+from engine.schemas import ResearchPlan
+
+PINO = "How does pino send logs to other destinations with transports, and how does it keep secrets out of the logs?"  # noqa: E501
+
+
+def _plan(*tracks: tuple[str, str, list[str]]) -> ResearchPlan:
+    return ResearchPlan.model_validate(
+        {
+            "scope": "the question",
+            "tracks": [{"title": t, "section": s, "queries": q} for t, s, q in tracks],
+        }
+    )
+
+
+def test_framing_sections_are_named_after_their_tracks() -> None:
+    # The bundled 1.5B's plan for the pino question.
+    plan = _plan(
+        (
+            "Understanding Pino's logging mechanism and its ability to send logs to various "
+            "destinations using transports",
+            "Introduction",
+            ["Understanding Pino's logging mechanism", "Transports in Pino"],
+        ),
+        (
+            "Exploring Pino's security features that prevent sensitive information from being "
+            "logged",
+            "Methodology",
+            ["Security features of Pino", "Pino's redaction feature"],
+        ),
+        ("Analyzing the implementation of these features", "Results", ["implementation.md"]),
+    )
+    named = with_named_sections(plan, PINO)
+    assert [track.section for track in named.tracks] == [
+        "Understanding Pino's logging mechanism",
+        "Security features of Pino",
+        "Analyzing the implementation of these features",
+    ]
+    assert [t.title for t in named.tracks] == [t.title for t in plan.tracks]
+
+
+def test_a_section_sharing_a_word_with_its_track_or_the_question_stays() -> None:
+    question = "How can Apache httpd compress responses and control how clients cache them?"
+    plan = _plan(
+        ("mod_deflate", "Compression", ["mod_deflate", "compress responses"]),
+        ("mod_headers", "Caching", ["mod_headers", "cache control headers"]),
+        ("Automatic Vacuuming", "20.10. Automatic Vacuuming", ["runtime-config-autovacuum.html"]),
+    )
+    assert with_named_sections(plan, question) is plan
+
+
+def test_a_long_title_is_cut_at_a_word_when_no_query_can_name_the_section() -> None:
+    title = "Exploring " + "the many ways transports move log lines between processes " * 3
+    plan = _plan(
+        (title.strip(), "Discussion", ["transports.md"]),
+        ("Redaction", "Redaction", ["redact"]),
+        ("Levels", "Levels", ["levels"]),
+    )
+    section = with_named_sections(plan, "pino").tracks[0].section
+    assert section.endswith("…") and len(section) <= 81 and title.startswith(section[:-1])
