@@ -394,7 +394,11 @@ def render_table(rows: list[Row]) -> str:
 def _keep_checkpoints(run_dir: Path, into: Path) -> None:
     """The run's session index and checkpoints, so `bench/regrade.py` can read its report's
     state back (SQLite files with their write-ahead logs)."""
+    from engine.models.compat.profile import PROFILE_CACHE_FILE
+
     into.mkdir(parents=True, exist_ok=True)
+    if (run_dir / PROFILE_CACHE_FILE).is_file():  # so reading them back probes nothing
+        shutil.copy2(run_dir / PROFILE_CACHE_FILE, into / PROFILE_CACHE_FILE)
     for path in run_dir.glob("*.sqlite*"):
         if not path.name.startswith("index."):
             shutil.copy2(path, into / path.name)
