@@ -35,7 +35,9 @@ EXPECTED_SECTION_PASSAGES = 3
 
 
 def report_tokens(state: Mapping[str, Any], settings: Settings) -> int:
-    """Tokens the report's calls will take: one per section with findings, and the summary."""
+    """Tokens the report's calls will take: one per section with findings, one expected for
+    each approved track without findings yet (a track the caps leave unresearched costs only
+    its one line, so this errs towards stopping research early), and the summary."""
     records = ledger_records(state.get("evidence_ledger"))
     registry = SourceRegistry.from_dict(state.get("registry"))
     plan = report_plan(state)
