@@ -405,6 +405,7 @@ async def run_all(args: argparse.Namespace) -> list[Outcome]:
                     "calls": len(o.exchanges),
                     "answer": o.answer,
                     "error": o.error,
+                    "exchanges": [{"messages": e.messages, "reply": e.reply} for e in o.exchanges],
                 }
                 for o in outcomes
             ]
@@ -424,7 +425,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
     parser.add_argument("--rows", action="store_true", help="also print one row per answer")
     parser.add_argument("--run-timeout", type=float, default=600.0, help="seconds per answer")
-    parser.add_argument("--keep", type=Path, help="write every answer to DIR/outcomes.jsonl")
+    parser.add_argument(
+        "--keep", type=Path, help="write every answer and every request sent to DIR/outcomes.jsonl"
+    )
     args = parser.parse_args()
     outcomes = asyncio.run(run_all(args))
     if args.rows:
