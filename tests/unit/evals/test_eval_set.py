@@ -6,8 +6,9 @@ set measures whether an answer carries the fact rather than whether it echoes th
 
 The shipped set over docs/samples (Python documentation, HTML), four more over Markdown pages
 shipped beside them (Node.js API pages, Fastify reference pages, Pino documentation pages,
-undici API pages), and three over HTML pages (the SQLite documentation, the Apache HTTP Server
-manual, and the PostgreSQL manual, split into a development and a hold-out file).
+undici API pages), and four over HTML pages (the SQLite documentation, the Apache HTTP Server
+manual, and the PostgreSQL and Git manuals, each of the last two split into a development and a
+hold-out file).
 """
 
 from __future__ import annotations
@@ -120,7 +121,29 @@ SETS = {
         frozenset(KINDS),
         2 / 3,
     ),
+    # The same split over pages of the Git manual.
+    "git_dev": EvalSet(
+        "git_dev",
+        FIXTURES / "git_dev.jsonl",
+        FIXTURES / "git_pages",
+        18,
+        10,
+        frozenset(KINDS),
+        2 / 3,
+    ),
+    "git_holdout": EvalSet(
+        "git_holdout",
+        FIXTURES / "git_holdout.jsonl",
+        FIXTURES / "git_pages",
+        18,
+        10,
+        frozenset(KINDS),
+        2 / 3,
+    ),
 }
+
+# Each split set: (development file, hold-out file).
+SPLIT_SETS = [("postgres_dev", "postgres_holdout"), ("git_dev", "git_holdout")]
 
 
 def load_rows(path: Path = EVAL_SET) -> list[dict]:
@@ -250,13 +273,14 @@ def test_each_half_of_a_paired_set_has_every_kind(name):
         assert {row["kind"] for row in rows if int(row["id"][1:]) % 2 == parity} == KINDS
 
 
-def test_the_halves_of_a_split_set_are_alike_and_disjoint():
+@pytest.mark.parametrize(("dev_name", "holdout_name"), SPLIT_SETS, ids=[d for d, _ in SPLIT_SETS])
+def test_the_halves_of_a_split_set_are_alike_and_disjoint(dev_name, holdout_name):
     # The holdout half stands in for the dev half on unseen questions: same size, same kinds,
     # same pages folder, and no question asked twice.
-    dev = load_rows(SETS["postgres_dev"].path)
-    holdout = load_rows(SETS["postgres_holdout"].path)
+    dev = load_rows(SETS[dev_name].path)
+    holdout = load_rows(SETS[holdout_name].path)
     assert len(dev) == len(holdout)
     assert Counter(row["kind"] for row in dev) == Counter(row["kind"] for row in holdout)
-    assert SETS["postgres_dev"].pages == SETS["postgres_holdout"].pages
+    assert SETS[dev_name].pages == SETS[holdout_name].pages
     asked = {row["question"].casefold() for row in dev}
     assert not asked & {row["question"].casefold() for row in holdout}
