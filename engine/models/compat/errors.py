@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+import httpcore
+import httpx
+
 from engine.middleware.retry import status_code
 
 _CONTEXT_PATTERNS = re.compile(
@@ -66,6 +69,37 @@ def is_context_overflow(exc: BaseException) -> bool:
     return bool(_CONTEXT_PATTERNS.search(str(exc)[:2000]))
 
 
+# Errors raised while reading a reply: the server took the connection and answered, then
+# closed it midway. llama-cpp-python does this when a request fails after its stream began
+# (it refuses streamed `tool_choice: auto` so), which the client library reports as a
+# "connection error" like a server that is down.
+_BROKEN_REPLY_ERRORS = (
+    httpx.ReadError,
+    httpx.RemoteProtocolError,
+    httpcore.ReadError,
+    httpcore.RemoteProtocolError,
+)
+BROKE_OFF = "broke off its reply midway (its own log says why)"
+
+
+def broke_off(exc: BaseException) -> bool:
+    """Whether `exc` comes from a reply that began and broke off, not from no connection."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, _BROKEN_REPLY_ERRORS):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether the server could not be reached at all (no connection, or no answer in time)."""
+    name = type(exc).__name__
+    return ("Connection" in name or "Timeout" in name) and not broke_off(exc)
+
+
 def describe_failure(exc: BaseException) -> tuple[str, bool]:
     """A short reason for `exc` and whether trying again later could help."""
     code = status_code(exc)
@@ -77,6 +111,8 @@ def describe_failure(exc: BaseException) -> tuple[str, bool]:
         return "refused a prompt longer than its context window (MODEL_MAX_INPUT_TOKENS)", False
     if code is not None:
         return _http_failure(code)
+    if broke_off(exc):
+        return BROKE_OFF, True
     return _transport_failure(exc, name)
 
 

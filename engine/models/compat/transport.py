@@ -20,7 +20,12 @@ from engine.logs import get_logger
 from engine.messages import message_chars
 from engine.middleware.retry import RetryPolicy, is_transient, status_code
 from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrink
-from engine.models.compat.errors import ModelCallError, describe_failure, is_context_overflow
+from engine.models.compat.errors import (
+    ModelCallError,
+    describe_failure,
+    is_context_overflow,
+    unreachable,
+)
 from engine.models.compat.progress import CallProgress, announce_retry
 from engine.models.compat.reply_watch import STOPPED_EARLY, WatchedText, current_watch
 
@@ -188,7 +193,7 @@ class Transport:
         reason, retryable = describe_failure(exc)
         error = ModelCallError(role, self.endpoint, reason, retryable=retryable)
         error.status = status_code(exc)
-        error.unreachable = "Connection" in type(exc).__name__ or "Timeout" in type(exc).__name__
+        error.unreachable = unreachable(exc)
         error.cut_short = isinstance(exc, CutShortError)
         return error
 

@@ -429,3 +429,43 @@ def test_a_shared_section_that_names_one_track_is_that_track_s() -> None:
         "25.1. Routine Vacuuming",
         "Routine Vacuuming",
     ]
+
+
+async def test_a_server_that_breaks_off_streamed_tool_requests_is_probed_not_called_down(
+    tmp_path: Path,
+) -> None:
+    # llama-cpp-python's chatml-function-calling refuses a streamed `tool_choice: "auto"`
+    # after its stream began: the reply breaks off, which the client calls a connection error.
+    # The server answers everything else, so it is reachable and its tools are prompted.
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path, MODEL_TOOL_CALLING="auto", MODEL_STRUCTURED_OUTPUT="auto")
+        model.endpoint.transport.policy = RetryPolicy(max_retries=10, sleep=_no_sleep)
+        model.endpoint.profile = None  # nothing cached: the first call probes
+        llm.fail("broken_stream", times=10_000, when_tool="get_weather")
+        reply = await model.ainvoke([HumanMessage(content="Say hello.")])
+    assert reply.content
+    assert model.endpoint.profile is not None
+    assert model.endpoint.profile.tool_calling == "prompted"
+
+
+async def test_a_reply_that_breaks_off_every_time_is_named_as_such_not_unreachable(
+    tmp_path: Path,
+) -> None:
+    with OpenAIServer() as llm:
+        llm.fail("broken_stream", times=50)
+        model = _model(llm, tmp_path)
+        with pytest.raises(ModelCallError) as caught:
+            await model.ainvoke([HumanMessage(content="Say hello.")])
+    assert not caught.value.unreachable
+    assert "broke off its reply" in str(caught.value)
+    assert "cannot be reached" not in str(caught.value)
+
+
+async def test_a_server_that_is_down_is_still_unreachable(tmp_path: Path) -> None:
+    with OpenAIServer() as llm:
+        model = _model(llm, tmp_path)
+    # The server has stopped: nothing listens on its port any more.
+    with pytest.raises(ModelCallError) as caught:
+        await model.ainvoke([HumanMessage(content="Say hello.")])
+    assert caught.value.unreachable
+    assert "cannot be reached" in str(caught.value)
