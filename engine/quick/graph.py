@@ -46,6 +46,7 @@ from engine.quick.answer import (
     question_of,
     without_raw_tool_calls,
 )
+from engine.quick.answer_length import either, first_sentences, said_enough
 from engine.quick.budget import SYNTHESIS_ANCHOR, QuickBudget, quick_recursion_limit
 from engine.quick.compaction import compact_messages, context_char_budget
 from engine.quick.prompt import WEB_SEARCH_TOOL, render_quick_prompt, tools_info_from
@@ -59,6 +60,7 @@ from engine.quick.retrieval import (
 from engine.quick.state import QuickResearchState
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.echo import copying_results, without_echo
+from engine.sourcing.fact_markers import without_marker_facts
 from engine.sourcing.source_numbers import (
     SourceCatalog,
     body_of,
@@ -165,6 +167,31 @@ def _capped(message: AIMessage, remaining: int) -> AIMessage:
             "additional_kwargs": without_raw_tool_calls(message),
         }
     )
+
+
+# After a short answer that wrote a passage number where its fact should be.
+MARKER_NOTICE = (
+    'Your answer put a passage number where the answer itself should be ("... is [1]."). '
+    "Write the answer itself, the name, number or value the passage gives, with the passage "
+    "number after it."
+)
+
+
+def marker_notice(question: str) -> str:
+    return f"{MARKER_NOTICE}\nQuestion: {question}" if question else MARKER_NOTICE
+
+
+def _fact_left_out(reply: AIMessage) -> bool:
+    """The answer cited a passage where the fact asked for should be ("... is [1].")."""
+    text = message_text(reply)
+    return bool(text.strip()) and without_marker_facts(text)[1]
+
+
+def _cut_to_sentences(reply: AIMessage) -> AIMessage:
+    """The reply cut back to the sentences a short answer may have."""
+    text = message_text(reply)
+    cut = first_sentences(text)
+    return reply if cut == text else reply.model_copy(update={"content": cut})
 
 
 def _searched(messages: list[BaseMessage]) -> bool:
@@ -352,7 +379,9 @@ class _QuickNodes:
         # followed by a turn with the tools.
         answer_first = tools_allowed and passages_given and self.chat_model
         with_tools = tools_allowed and not answer_first
-        reply = await self._reply(state, usable, exhausted, with_tools=with_tools)
+        reply = await self._reply(
+            state, usable, exhausted, with_tools=with_tools, short=answer_first
+        )
         if answer_first and not reply.tool_calls:
             if not _cites_a_passage(reply, catalog_of(messages)):
                 return {
@@ -391,8 +420,13 @@ class _QuickNodes:
         exhausted: bool,
         *,
         with_tools: bool,
+        short: bool = False,
     ) -> AIMessage:
-        """The model's reply; one that only copies its results is asked once more."""
+        """The model's reply; one that only copies its results is asked once more.
+
+        A `short` reply (the answer from the passages, asked for in one or two sentences) is
+        ended once it has said a sentence more than that, and cut back to whole sentences.
+        """
         messages: list[BaseMessage] = list(state["messages"])
         config = _task(messages, exhausted)
         runnable = self.model.bind_tools(usable) if with_tools else self.model
@@ -401,10 +435,25 @@ class _QuickNodes:
         request = self.request_for(state, shown, exhausted)
         catalog = catalog_of(messages)
         # A reply that starts copying a result is cut off there, not read to the token cap.
-        with stop_reply_when(copying_results(catalog) if catalog.entries else None):
+        copying = copying_results(catalog) if catalog.entries else None
+        with stop_reply_when(either(copying, said_enough() if short else None)):
             reply = _as_ai_message(
                 await runnable.ainvoke(request, config, max_tokens=QUICK_TURN_TOKENS)
             )
+            if short and not reply.tool_calls:
+                reply = _cut_to_sentences(reply)
+                if _fact_left_out(reply):
+                    # Asked again after its own reply: a server that caches its last prompt
+                    # reads only the reply and the notice.
+                    notice = HumanMessage(content=marker_notice(question_of(messages)))
+                    retry = [*request, reply, notice]
+                    again = _cut_to_sentences(
+                        _as_ai_message(
+                            await runnable.ainvoke(retry, config, max_tokens=QUICK_TURN_TOKENS)
+                        )
+                    )
+                    if not again.tool_calls and not _fact_left_out(again):
+                        reply = again
             if _copied_only(reply, catalog):
                 # Asked once more, with the same request before the notice: a server that
                 # caches its last prompt reads only the notice again.
