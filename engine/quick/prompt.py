@@ -73,6 +73,7 @@ def _user_section(user_info: Mapping[str, Any] | None) -> list[str]:
     return lines if len(lines) > 1 else []
 
 
+_RETRIEVE = "Answer the person's question quickly and accurately from sources you retrieve."
 _FROM_PASSAGES = (
     "- The question has already been searched: answer from the numbered passages you are given."
 )
@@ -107,12 +108,10 @@ def render_quick_prompt(
     Every line here is prompt a small model reads before it writes a word: when the passages
     turn states how to answer (`rules_in_turn`), the rules are not said twice.
     """
+    # The passages turn says what to do with them: the line on retrieving would be read twice.
+    intro = [] if rules_in_turn else [_RETRIEVE]
     sections: list[list[str]] = [
-        [
-            QUICK_PROMPT_MARKER,
-            "Answer the person's question quickly and accurately from sources you retrieve.",
-            f"Current date: {now.strftime('%A, %B %d, %Y')}",
-        ],
+        [QUICK_PROMPT_MARKER, *intro, f"Current date: {now.strftime('%A, %B %d, %Y')}"],
     ]
     searches = any(tool.get("name") == WEB_SEARCH_TOOL for tool in tools_info)
     if not passages_given:

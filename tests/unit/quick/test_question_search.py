@@ -91,7 +91,7 @@ async def test_the_question_is_searched_before_the_model_speaks() -> None:
     assert len(model.calls) == 1  # the answer in one call
     shown = _passages_turn(model)
     assert shown.startswith(f"Question: {QUESTION}")
-    assert "[1] sqlite3 — placeholders\nDocument: sqlite3.html\nTwo styles" in shown
+    assert "[1] sqlite3 — placeholders\nTwo styles" in shown
     # No tool turn is left for a chat template to drop: the passages are the user's turn.
     assert not any(isinstance(m, ToolMessage) for m in model.calls[0].messages)
     assert "[1] sqlite3 — placeholders" in final_answer(state)  # listed, so it is verifiable
@@ -169,7 +169,7 @@ async def test_a_name_no_result_names_is_searched_and_the_entry_naming_it_added(
     await quick_graph(model, corpus).ainvoke({"messages": [HumanMessage(question)]})
 
     assert corpus.queries == [question, "json.dumps"]
-    assert "[3] json — dumps\nDocument: json.html#dumps\njson.dumps(obj)" in _passages_turn(model)
+    assert "[3] json — dumps\njson.dumps(obj)" in _passages_turn(model)
 
 
 def test_of_the_names_results_only_one_that_names_it_is_added() -> None:
@@ -178,3 +178,15 @@ def test_of_the_names_results_only_one_that_names_it_is_added() -> None:
         search_results("q", DUMP), search_results("json.dumps", LOADS, DUMPS), 1, naming(name)
     )
     assert "[2] json — dumps" in merged and "json.loads" not in merged
+
+
+def test_the_passages_turn_names_no_locator_but_the_results_keep_theirs() -> None:
+    from engine.quick.retrieval import passages_turn
+
+    results = search_results("q", QMARK)
+    turn = str(passages_turn("Which styles?", results).content)
+
+    # The model cites by number; the engine maps the number to the source.
+    assert "[1] sqlite3 — placeholders\nTwo styles" in turn
+    assert "Document:" not in turn and "sqlite3.html" not in turn
+    assert "Document: sqlite3.html" in results
