@@ -12,6 +12,7 @@ VERIFICATION_REASONS = {
     "no_valid_citations": "no citation points at a retrieved source",
     "no_inline_citations": "sources listed, but no sentence cites one",
     "no_supported_claims": "no sentence is supported by the sources it cites",
+    "no_answering_claims": "no sentence its sources support is about the question asked",
 }
 
 

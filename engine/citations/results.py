@@ -14,6 +14,7 @@ VerificationReason = Literal[
     "no_inline_citations",
     "no_sources",
     "no_supported_claims",
+    "no_answering_claims",
 ]
 
 # Removal reasons of the verifier. A duplicate is recorded as `duplicate_of_citation_<k>`,

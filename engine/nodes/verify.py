@@ -31,6 +31,7 @@ from engine.events import (
     PhaseChanged,
     ReportReady,
 )
+from engine.grounding.claims import strip_markers
 from engine.grounding.enforce import GroundedReport, ground_report_judged
 from engine.grounding.support_judge import document_reader, report_judge
 from engine.markdown_file import markdown_file_text
@@ -42,6 +43,7 @@ from engine.nodes.track_sections import with_every_track
 from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
+from engine.text.words import stemmed_words
 
 UNSOURCED_BANNER = (
     "**Unsourced answer:** no source was retrieved for this question, so nothing below is "
@@ -54,6 +56,10 @@ UNCITED_BANNER = (
 UNSUPPORTED_BANNER = (
     "**Unverified answer:** its sources were retrieved, but none of them supports what its "
     "sentences claim; those sentences were removed or marked, see the audit."
+)
+OFF_QUESTION_BANNER = (
+    "**Unverified answer:** what its sources support is not about the question asked; the "
+    "sentences that answer it were removed or marked, see the audit."
 )
 UNVERIFIED_BANNER = (
     "**Unverified answer:** none of its citations points at a source that was retrieved; "
@@ -86,7 +92,27 @@ def unverified_banner(reason: str) -> str | None:
         return UNCITED_BANNER
     if reason == "no_supported_claims":
         return UNSUPPORTED_BANNER
+    if reason == "no_answering_claims":
+        return OFF_QUESTION_BANNER
     return None
+
+
+def answers_the_question(claims: list[ClaimSupport], question: str) -> bool:
+    """Whether a sentence its sources support shares a content word with the question.
+
+    A small model that has no answer in its passages may describe a passage instead ("This
+    can be seen in passage [4], which describes …"): true of the passage, no answer to the
+    question, and the only sentence left once grounding has marked the answer it made up.
+    Without a model to judge relevance, sharing no word at all with the question is the
+    screen; answers restate what they answer, so it rarely costs a right one.
+    """
+    asked = set(stemmed_words(question))
+    return not (asked and claims) or any(
+        claim.action == "kept"
+        and claim.status != "unsupported"
+        and asked & set(stemmed_words(strip_markers(claim.text)))
+        for claim in claims
+    )
 
 
 def audit_entries(
@@ -249,6 +275,12 @@ async def _checked(state: ResearchState, deps: EngineDeps) -> _Checked:
     status, reason = verification.status, verification.reason
     if status == "verified" and grounded.claims and not grounded.supported_left:
         status, reason = "unverified", "no_supported_claims"
+    elif (
+        status == "verified"
+        and quick
+        and not answers_the_question(grounded.claims, state.get("question") or "")
+    ):
+        status, reason = "unverified", "no_answering_claims"
     closed = close_up_sources(report, grounded.report, kept, grounded.claims)
     plan = None if quick else plan_of(state.get("plan"))
     if plan is not None and grounded.claims:

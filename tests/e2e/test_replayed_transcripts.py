@@ -27,7 +27,8 @@ from engine.events import (
     ToolCalled,
 )
 from engine.quick.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
-from engine.quick.graph import COPY_NOTICE
+from engine.nodes.verify import OFF_QUESTION_BANNER
+from engine.quick.graph import COPY_NOTICE, MARKER_NOTICE
 from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer
 from tests.fixtures.transcripts import TRANSCRIPTS_DIR, load_cassette
@@ -49,6 +50,8 @@ class Expected:
     quoted_for_markers: bool = False
     # The model began copying a search result: its reply was stopped there and asked again.
     asked_again_after_copy: bool = False
+    # The model wrote a passage number where its fact should be: it was asked again once.
+    asked_again_for_marker: bool = False
 
 
 EXPECTED: dict[str, Expected] = {
@@ -58,16 +61,23 @@ EXPECTED: dict[str, Expected] = {
     # quoted: tests/unit/compat/test_echoed_results.py.)
     "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
     "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
-    # Nothing retrieved answers it. Asked for one to three sentences, the model answered
-    # "won by Brazil" (wrong, and from memory) and cited a passage that never says so, with
-    # nothing else: grounding takes that out, and an answer no retrieved source backs is
-    # reported unverified (exit 4), not passed off as research.
-    "quick_off_corpus": Expected(exit_code=4, verified=False, min_searches=1),
+    # Nothing retrieved answers it. Given the passages, the model answered "won by Brazil"
+    # (wrong, and from memory), then described one of them ("This can be seen in passage [4],
+    # which describes the synchronization between processes …"): grounding marks the first,
+    # and the second is true of its passage but no answer. Reported unverified (exit 4), with
+    # the banner that says so, not passed off as research.
+    "quick_off_corpus": Expected(
+        exit_code=4, verified=False, min_searches=1, banner=OFF_QUESTION_BANNER
+    ),
     # Over undici's pages: asked for one or two sentences, "… is [24]." (a marker where the
-    # version should be, and no passage 24), twice: the answer quotes its sources' best
-    # sentences under a lead-in saying why.
+    # version should be, and no passage 24); asked again once, the same; then, with the tools,
+    # the same again: the answer quotes its sources' best sentences under a lead-in saying why.
     "quick_marker_as_fact": Expected(
-        exit_code=0, verified=True, min_kept_citations=1, quoted_for_markers=True
+        exit_code=0,
+        verified=True,
+        min_kept_citations=1,
+        quoted_for_markers=True,
+        asked_again_for_marker=True,
     ),
     # Over the httpd manual: once a copy of the results, stopped and asked again; given the
     # passages first, the model answered in its own words.
@@ -135,6 +145,8 @@ def test_recorded_session_replays_whole(
         assert not llm.book.unserved, f"never asked: exchanges {llm.book.unserved}"
         last_messages = [str(body["messages"][-1].get("content")) for body in llm.requests]
     assert any(COPY_NOTICE in text for text in last_messages) is expected.asked_again_after_copy
+    asked_for_marker = any(MARKER_NOTICE in text for text in last_messages)
+    assert asked_for_marker is expected.asked_again_for_marker
 
     events = read_jsonl(events_file)
     assert code == expected.exit_code
