@@ -26,8 +26,8 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
-from engine.quick.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
 from engine.nodes.verify import OFF_QUESTION_BANNER
+from engine.quick.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
 from engine.quick.graph import COPY_NOTICE, MARKER_NOTICE
 from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
 from tests.fixtures.replay_server import ReplayServer

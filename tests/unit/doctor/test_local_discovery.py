@@ -140,9 +140,7 @@ def test_doctor_lists_what_answered_and_the_settings_that_use_it(tmp_path: Path)
     with stub(payload=MODELS) as ollama:
         port = ollama.server_address[1]
         silent = closed_port()
-        report = doctor.collect_report(
-            settings, local_ports=((port, "Ollama"), (silent, "vLLM"))
-        )
+        report = doctor.collect_report(settings, local_ports=((port, "Ollama"), (silent, "vLLM")))
     text = report.render()
     assert f"127.0.0.1:{port} (Ollama's usual port): 2 models (qwen2.5:7b, llama3.2:3b)" in text
     assert f"ORCHESTRATOR_BASE_URL=http://127.0.0.1:{port}/v1 ORCHESTRATOR_MODEL=qwen2.5:7b" in text

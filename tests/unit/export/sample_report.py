@@ -38,9 +38,7 @@ def sample_report() -> ReportReady:
         verification_status="verified",
         verification_reason="valid_citations",
         kept_citations=[
-            CitationAuditEntry(
-                number=2, source="cpu-notes.md", title="CPU notes — local document"
-            ),
+            CitationAuditEntry(number=2, source="cpu-notes.md", title="CPU notes — local document"),
             CitationAuditEntry(
                 number=1, source="https://alpha.example.org/a", title="Alpha guide to caches"
             ),

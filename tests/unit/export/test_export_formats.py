@@ -26,9 +26,7 @@ def document() -> ExportDocument:
 def test_sources_come_from_the_verified_citations_in_number_order(
     document: ExportDocument,
 ) -> None:
-    assert [(s.number, s.location) for s in document.sources] == list(
-        enumerate(LOCATIONS, start=1)
-    )
+    assert [(s.number, s.location) for s in document.sources] == list(enumerate(LOCATIONS, start=1))
     assert document.sources[0].link == "https://alpha.example.org/a"
     assert document.sources[1].link is None  # a document key is not a link
     # The report's own sources section gives way to the typed list.
@@ -180,7 +178,6 @@ def test_export_writes_the_file_into_a_folder_by_default_name(tmp_path: Path) ->
     )
     assert written == (tmp_path / f"deepresearch-{SESSION}.md").resolve()
     assert "[1] Alpha guide to caches" in written.read_text(encoding="utf-8")
-
 
 
 def test_pdf_without_a_unicode_font_falls_back_to_latin1_text(
