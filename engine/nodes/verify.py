@@ -58,8 +58,8 @@ UNSUPPORTED_BANNER = (
     "sentences claim; those sentences were removed or marked, see the audit."
 )
 OFF_QUESTION_BANNER = (
-    "**Unverified answer:** what its sources support is not about the question asked; the "
-    "sentences that answer it were removed or marked, see the audit."
+    "**Unverified answer:** what its sources support is not about the question asked; what "
+    "it says of the question was removed or marked, see the audit."
 )
 UNVERIFIED_BANNER = (
     "**Unverified answer:** none of its citations points at a source that was retrieved; "

@@ -452,7 +452,8 @@ class _QuickNodes:
                             await runnable.ainvoke(retry, config, max_tokens=QUICK_TURN_TOKENS)
                         )
                     )
-                    if not again.tool_calls and not _fact_left_out(again):
+                    said = message_text(again).strip()
+                    if said and not again.tool_calls and not _fact_left_out(again):
                         reply = again
             if _copied_only(reply, catalog):
                 # Asked once more, with the same request before the notice: a server that

@@ -111,3 +111,10 @@ async def test_a_second_passage_number_for_the_fact_is_not_asked_a_third_time() 
     # What the sources say is quoted instead (engine.quick.answer).
     assert "MaxClients before version 2.3.13 [1]" in answer
     assert MARKER_FOR_FACT not in answer
+
+
+async def test_an_empty_reply_to_the_notice_leaves_the_first_answer_to_the_fallback() -> None:
+    answer, model = await _answer([MARKER_FOR_FACT, ""])
+
+    assert len(model.calls) == 2
+    assert "MaxClients before version 2.3.13 [1]" in answer
