@@ -183,8 +183,7 @@ def marker_notice(question: str) -> str:
 
 def _fact_left_out(reply: AIMessage) -> bool:
     """The answer cited a passage where the fact asked for should be ("... is [1].")."""
-    text = message_text(reply)
-    return bool(text.strip()) and without_marker_facts(text)[1]
+    return without_marker_facts(message_text(reply))[1]
 
 
 def _cut_to_sentences(reply: AIMessage) -> AIMessage:

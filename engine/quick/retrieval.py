@@ -65,6 +65,11 @@ def _blocks(results: str) -> tuple[str, list[str]]:
     return parts[0], [part for part in parts[1:] if part.startswith("[")]
 
 
+def _has_locator(lines: list[str]) -> bool:
+    """Whether a result block's second line names its source (`URL:` or `Document:`)."""
+    return len(lines) > 1 and lines[1].startswith(("URL: ", "Document: "))
+
+
 def _focused_block(block: str, question: str, limit: int) -> str:
     """A result block whose passage is cut to the stretch that best matches `question`.
 
@@ -72,7 +77,7 @@ def _focused_block(block: str, question: str, limit: int) -> str:
     shape `format_results` writes); the lines that name the source are kept whole.
     """
     lines = block.split("\n")
-    named = 2 if len(lines) > 1 and lines[1].startswith(("URL: ", "Document: ")) else 1
+    named = 2 if _has_locator(lines) else 1
     passage = "\n".join(lines[named:])
     if len(passage) <= limit:
         return block
@@ -165,7 +170,7 @@ def _without_locator(block: str) -> str:
     naming the source is prompt it reads for nothing (about 40 tokens of 1,000 here).
     """
     lines = block.split("\n")
-    if len(lines) > 1 and lines[1].startswith(("URL: ", "Document: ")):
+    if _has_locator(lines):
         del lines[1]
     return "\n".join(lines)
 
