@@ -23,6 +23,7 @@ _CODE_NAME = re.compile(
     r"|\b([A-Z][A-Z0-9]*_[A-Z0-9_]+|SIG[A-Z]{2,}|[A-Z]{4,})\b"  # constants: SIGPIPE, WARNING
     r"|\b(\w+)\(\)"  # call(): gather()
     r"|\b([a-z_][a-z0-9_]*)\((?=[\w*'\"\[])"  # a call with arguments: partial(func, x)
+    r"|(?<![\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)"  # a command-line option: --no-prune
 )
 _CAMEL_TAIL = re.compile(r"[A-Z][a-z0-9]+$")
 _CAMEL_HEAD = re.compile(r"[A-Z][a-z0-9]+(?=[A-Z])")
@@ -72,6 +73,9 @@ class Name:
 
 
 def _family(written: str, group: int, called: bool) -> str:
+    if written.startswith("--"):
+        # Options of one command stand for each other: `--aggressive` for `--auto`.
+        return "--"
     module, _, last = written.rpartition(".")
     if group == 2:
         # Methods (`__getattr__()`, `__eq__()`) swap for each other; attributes such as
@@ -96,6 +100,8 @@ def code_names(text: str) -> list[Name]:
     for match in _CODE_NAME.finditer(text):
         group = next(i for i, found in enumerate(match.groups()) if found)
         written = match.group(group + 1).strip("().,:;")
+        if written.startswith("--"):
+            written = written.split("=", 1)[0]  # `--prune=<date>` names `--prune`
         name = written.lower()
         if not name or name.replace(".", "").isdigit() or written in _PROSE_CAPS:
             continue

@@ -40,6 +40,13 @@ from engine.grounding.score import score_claim
             "Unlike Popen, Process has no equivalent of the poll() method.",
             "poll",
         ),
+        # A made-up option built from the page's words: the page lists its real options.
+        (
+            "The --aggressive-prune option makes git gc prune loose objects more aggressively.",
+            "git gc [--aggressive] [--auto] [--prune=<date> | --no-prune]. The --aggressive "
+            "option makes git gc prune loose objects and optimize more aggressively.",
+            "--aggressive-prune",
+        ),
     ],
 )
 def test_a_name_the_sources_replace_with_a_sibling_is_a_swap(
@@ -66,6 +73,12 @@ def test_a_name_the_sources_replace_with_a_sibling_is_a_swap(
         ),
         # Abbreviations in prose are not constants that swap: JSON beside HTTP.
         ("JSON bodies are sent over HTTPS by the client.", "The client sends JSON over HTTPS."),
+        # An option written with its value is the option the page lists with a placeholder.
+        (
+            "Run git gc with `--prune=now` to prune loose objects at once, not --no-prune.",
+            "git gc [--prune=<date> | --no-prune]. --prune=<date>: prune loose objects "
+            "older than date; now prunes loose objects at once.",
+        ),
     ],
 )
 def test_names_that_are_no_swap_are_not_flagged(claim: str, passage: str) -> None:
