@@ -21,7 +21,13 @@ from engine.grounding.confidence import evidence_confidence
 from engine.nodes.researcher_passages import PASSAGES_HEADING
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
-from engine.sourcing.source_numbers import SourceCatalog, catalog_of, complete_references
+from engine.sourcing.finding_text import finding_text
+from engine.sourcing.source_numbers import (
+    SourceCatalog,
+    body_of,
+    catalog_of,
+    complete_references,
+)
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
 _RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
@@ -130,9 +136,6 @@ def evidence_from_text(
     for cited in extract_cited_sentences(text):
         if len(records) >= max_claims:
             break
-        claim = " ".join(cited.sentence.split())
-        if not claim or claim.casefold() in seen_claims:
-            continue
         sources: list[str] = []
         for source in cited.sources:
             resolved = registry.lookup(source)
@@ -141,6 +144,10 @@ def evidence_from_text(
             if len(sources) >= max_sources_per_claim:
                 break
         if not sources:
+            continue
+        names = [*sources, *(registry.title_for(source) or "" for source in sources)]
+        claim = finding_text(" ".join(cited.sentence.split()), names)
+        if not claim or claim.casefold() in seen_claims:
             continue
         seen_claims.add(claim.casefold())
         uncertainty = flag_uncertainty(claim)
@@ -172,8 +179,10 @@ def findings_from_messages(
 ) -> ResearcherFindings:
     """Everything the supervisor keeps from one researcher run.
 
-    A researcher that was shown results but wrote no cited finding gets its findings quoted
-    from those results (`engine/sourcing/extractive.py`) rather than none at all.
+    The passages a researcher was shown are evidence in their own right: when it wrote fewer
+    findings than a unit may keep (a small model writes one or two, or none, or copies its
+    results back), the rest are the passage sentences that best match its topic, quoted
+    (`engine/sourcing/extractive.py`), besides what its own findings state already.
     """
 
     def evidence(text: str) -> list[EvidenceRecord]:
@@ -187,12 +196,17 @@ def findings_from_messages(
 
     text = sourced_text(final_message_text(messages), messages, seed)
     records = evidence(text)
-    if not records:
+    if len(records) < max_claims:
         catalog = numbering_of(messages, seed)
-        quoted = quoted_findings(topic_of(messages), catalog, max_claims)
+        own = [record.claim for record in records]
+        wanted = max_claims - len(records)
+        quoted = quoted_findings(topic_of(messages), catalog, wanted, besides=own)
         if quoted:
-            text = complete_references(quoted, catalog)
-            records = evidence(text)
+            stated = {claim.casefold() for claim in own}
+            more = evidence(complete_references(quoted, catalog))
+            more = [record for record in more if record.claim.casefold() not in stated]
+            records = [*records, *_numbered_after(records, more, unit_id)]
+            text = complete_references(f"{body_of(text).rstrip()}\n{quoted}".lstrip(), catalog)
     return ResearcherFindings(
         final_text=text,
         notes=compress_notes(text, max_bullets=max_bullets, word_budget=word_budget),
@@ -200,6 +214,17 @@ def findings_from_messages(
         records=records,
         tool_call_count=count_tool_calls(messages),
     )
+
+
+def _numbered_after(
+    records: Sequence[EvidenceRecord], more: Sequence[EvidenceRecord], unit_id: str
+) -> list[EvidenceRecord]:
+    """`more`, numbered on from `records` so every record of the unit keeps its own id."""
+    start = len(records)
+    return [
+        record.model_copy(update={"id": f"{unit_id}-e{start + index}"})
+        for index, record in enumerate(more, 1)
+    ]
 
 
 def unit_findings(

@@ -197,17 +197,16 @@ def copying_passages(passages: list[Passage]) -> Callable[[str], bool]:
 
 
 def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> list[BaseMessage]:
-    """The unit's messages, its closing reply completed by the engine if it began copying
-    the passages back instead of writing findings.
+    """The unit's messages, its closing reply cut where it began copying the passages back
+    instead of writing findings.
 
     A small model does that often (two units of three in a PostgreSQL report), and the
     transport stops the reply once it has copied a header line and the start of its passage
     (`copying_passages`): the copy would run to the token cap, a minute of generation on a
     CPU server, for text the engine holds already. What the model wrote before the copy
-    stays; the passages follow as findings, each closed by its number, so the findings are
-    what a finished copy of all of them would have given. Not in the shape the model was
-    copying: its header lines ("mod_brotli - Apache HTTP Server Version 2.4", "Document:
-    mod_brotli.html") would be read as the opening words of each finding.
+    stays; the findings it did not write are quoted from the passages, the sentences that
+    best match its topic (`findings_from_messages`), not the passages in the order a page
+    runs: a page opens with its title, a table of its settings and its contents.
     """
     if not passages or not messages or not isinstance(messages[-1], AIMessage):
         return messages
@@ -217,7 +216,5 @@ def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> 
     start = None if closing.tool_calls else copy_start(text, catalog, with_passage=True)
     if start is None:
         return messages
-    copied = "\n\n".join(f"{passage.text} [{passage.number}]" for passage in passages)
-    own = text[:start].rstrip()
-    finished = closing.model_copy(update={"content": f"{own}\n\n{copied}".lstrip()})
+    finished = closing.model_copy(update={"content": text[:start].rstrip()})
     return [*messages[:-1], finished]

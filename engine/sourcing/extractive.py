@@ -10,6 +10,7 @@ paraphrased or invented: every finding is a sentence a tool returned, verbatim.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
@@ -43,12 +44,16 @@ def _same_statement(one: set[str], other: set[str]) -> bool:
     return bool(one and other) and len(one & other) >= SAME_STATEMENT * max(len(one), len(other))
 
 
-def quoted_findings(topic: str, catalog: SourceCatalog, max_findings: int) -> str:
+def quoted_findings(
+    topic: str, catalog: SourceCatalog, max_findings: int, *, besides: Sequence[str] = ()
+) -> str:
     """Up to `max_findings` passage sentences that best match `topic`, each cited `[n]`.
 
     At most two sentences come from one result, so several sources are heard; a sentence
-    another result states in nearly the same words is quoted once, citing both.
+    another result states in nearly the same words is quoted once, citing both; one that
+    states nearly what a finding of `besides` states already is not quoted.
     """
+    stated = [terms(finding) for finding in besides]
     candidates = [
         (number, sentence)
         for number, passage in catalog.passages.items()
@@ -66,6 +71,8 @@ def quoted_findings(topic: str, catalog: SourceCatalog, max_findings: int) -> st
         if scores[index] <= 0 or scores[index] < floor:
             break
         said = terms(sentence)
+        if any(_same_statement(said, finding) for finding in stated):
+            continue
         again = next((quote for quote in chosen if _same_statement(quote[2], said)), None)
         if again is not None:
             if number not in again[1]:

@@ -1,5 +1,5 @@
-"""A researcher reply that begins copying its passages back is stopped there and completed by
-the engine: the findings are what the finished copy would have given, at no generation cost."""
+"""A researcher reply that begins copying its passages back is stopped there and cut: the
+findings it did not write are quoted from its passages, at no generation cost."""
 
 from __future__ import annotations
 
@@ -67,19 +67,18 @@ def test_a_copy_is_seen_once_a_header_line_goes_on_to_repeat_its_passage() -> No
     assert not copying(f"<think>\n{COPY}")  # reasoning is not the reply
 
 
-def test_a_stopped_copy_is_completed_with_the_passages_and_the_models_own_words_kept() -> None:
-    opening = HumanMessage(content=f"autovacuum\n\n{passages_block(PASSAGES)}")
+def test_a_stopped_copy_is_cut_and_the_findings_it_did_not_write_are_quoted() -> None:
+    opening = HumanMessage(content=f"autovacuum threshold\n\n{passages_block(PASSAGES)}")
     stopped = [opening, AIMessage(content=COPY)]
     finished = with_copy_finished(stopped, PASSAGES)
-    text = finished[-1].content
-    assert isinstance(text, str) and text.startswith(OWN + "\n\n" + PASSAGES[0].text)
-    assert "vacuum thr\n" not in text and not text.endswith("thr") and PASSAGES[1].text in text
+    assert finished[-1].content == OWN
     claims = _findings(finished)
-    assert PASSAGES[0].text in claims and PASSAGES[1].text in claims
-    # A passage's header line is no part of its finding.
+    # The model's own finding first, then the passage sentence that matches its topic.
+    assert claims[0].startswith("The threshold grows with the table")
+    assert PASSAGES[0].text in claims
+    # A passage's header line is no part of any finding, nor is the half-copied passage.
     assert not any("Document:" in claim or "Routine Vacuuming" in claim for claim in claims)
-    # Left as the model stopped it, the unit would keep only its one own sentence.
-    assert not any("fraction of the table size" in claim for claim in _findings(stopped))
+    assert not any(claim.endswith("vacuum thr") for claim in claims)
 
 
 def test_findings_that_copy_nothing_are_left_as_written() -> None:
