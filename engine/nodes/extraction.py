@@ -21,7 +21,7 @@ from engine.grounding.confidence import evidence_confidence
 from engine.nodes.researcher_passages import PASSAGES_HEADING
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
-from engine.sourcing.finding_text import finding_text
+from engine.sourcing.finding_text import finding_text, restates_task
 from engine.sourcing.source_numbers import (
     SourceCatalog,
     body_of,
@@ -195,12 +195,15 @@ def findings_from_messages(
         )
 
     text = sourced_text(final_message_text(messages), messages, seed)
-    records = evidence(text)
+    task = topic_of(messages)
+    records = _numbered_after(
+        [], [r for r in evidence(text) if not restates_task(r.claim, task)], unit_id
+    )
     if len(records) < max_claims:
         catalog = numbering_of(messages, seed)
         own = [record.claim for record in records]
         wanted = max_claims - len(records)
-        quoted = quoted_findings(topic_of(messages), catalog, wanted, besides=own)
+        quoted = quoted_findings(task, catalog, wanted, besides=own)
         if quoted:
             stated = {claim.casefold() for claim in own}
             more = evidence(complete_references(quoted, catalog))

@@ -6,7 +6,9 @@ table run into the sentence after it ("| Syntax: | BrotliCompressionMaxInputBloc
 | Default: | (automatic) | The BrotliCompressionMaxInputBlock directive specifies …"). Every
 word is in the source, so grounding keeps it, and the writer is handed a title or a table as
 evidence. The table cells before a sentence go and the sentence stays; a sentence that says
-nothing but the names and locators of its sources is no finding at all.
+nothing but the names and locators of its sources is no finding at all, and neither is one
+that says nothing but the words of the task it was given ("The research as a whole covers
+Apache httpd directives that control response compression and caching.").
 """
 
 from __future__ import annotations
@@ -38,3 +40,10 @@ def finding_text(claim: str, source_names: Iterable[str]) -> str:
     if words and words <= named:
         return ""
     return text
+
+
+def restates_task(claim: str, task: str) -> bool:
+    """Whether every content word of `claim` is a word of the `task` the researcher was given:
+    its topic written back, not something it found."""
+    words = content_words(claim)
+    return bool(words) and words <= content_words(task)

@@ -105,3 +105,16 @@ def test_a_unit_that_wrote_as_many_findings_as_it_may_keep_gets_no_quotes() -> N
     )
     claims = _findings(own, "brotli", max_claims=2)
     assert len(claims) == 2 and not any("power of two" in claim for claim in claims)
+
+
+def test_a_finding_that_writes_its_task_back_is_none_and_quotes_take_its_place() -> None:
+    task = (
+        "Research track: mod_brotli\nSection: Compression\nQueries: brotli | input block size\n"
+        "The research as a whole covers: Apache httpd directives that control compression"
+    )
+    written_back = (
+        "The research as a whole covers Apache httpd directives that control compression [1]."
+    )
+    claims = _findings(written_back, task)
+    assert claims and not any("research as a whole" in claim for claim in claims)
+    assert claims[0].startswith("The BrotliCompressionMaxInputBlock directive specifies")
