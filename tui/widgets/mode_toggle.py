@@ -15,6 +15,10 @@ Mode = Literal["auto", "quick", "deep"]
 MODES: tuple[Mode, ...] = ("auto", "quick", "deep")
 
 
+# From this width on, the toggle spells out its label and whose choice the route was.
+ROOMY_COLUMNS = 110
+
+
 class ModeToggle(Static):
     """Shows the chosen mode; `cycle()` moves to the next. The route is shown as reported."""
 
@@ -38,13 +42,16 @@ class ModeToggle(Static):
         self.refresh()
 
     def render(self) -> Text:
-        text = Text("mode ", style="dim")
+        # Beside the question field, which needs the room on a narrow terminal: there the
+        # label and "(your choice)" go (the highlighted mode says what was chosen).
+        roomy = self.app.size.width >= ROOMY_COLUMNS
+        text = Text("mode " if roomy else "", style="dim")
         for mode in MODES:
             text.append(f" {mode} ", style="reverse bold" if mode == self.mode else "")
         if self.route is not None:
             text.append("  → ", style="dim")
             text.append(self.route.mode, style="bold")
-            if self.route.overridden:
+            if self.route.overridden and roomy:
                 text.append(" (your choice)", style="dim")
         return text
 
