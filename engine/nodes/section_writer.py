@@ -232,14 +232,9 @@ async def write_summary(
         return []
     known = {n: numbers.order[n - 1] for n in cited}
     summary = cited_sentences(claims[:4], known, numbers)
-    if not _copies_the_sections(summary, sections):
-        return summary
-    # A small model given every section often copies them: the reader would read them twice.
-    # Each section's opening sentence condenses a report whose sections say more than that;
-    # a report that short needs no summary at all.
-    openings = [section.sentences[0] for section in sections[:4]] if len(sections) > 1 else []
-    said = sum(len(section.sentences) for section in sections)
-    return openings if len(openings) * 2 <= said else []
+    # A small model given every section often copies them, and the reader would read them
+    # twice (so would sections' opening sentences put in its place): a copy is no summary.
+    return [] if _copies_the_sections(summary, sections) else summary
 
 
 def _copies_the_sections(

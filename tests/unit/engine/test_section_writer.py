@@ -298,7 +298,7 @@ async def test_the_critic_takes_out_a_sentence_its_passages_do_not_support(tmp_p
     assert "task be cancelled [1]." in report and "timeout expires [2]." in report
 
 
-async def test_a_summary_that_copies_the_sections_gives_way_to_their_openings_or_to_none() -> None:
+async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
     from engine.nodes.section_writer import SourceNumbers, WrittenSection, write_summary
 
     numbers = SourceNumbers()
@@ -329,8 +329,8 @@ async def test_a_summary_that_copies_the_sections_gives_way_to_their_openings_or
     )
     policy = RetryPolicy(max_retries=0)
     for draft, sections, expected in (
-        (copied, [cancel, timeouts], [cancel.sentences[0], timeouts.sentences[0]]),
-        # Three sentences in all: two of them again would be no summary, so there is none.
+        # Neither the copy nor the sections' openings in its place: the reader read them.
+        (copied, [cancel, timeouts], []),
         (copied, [cancel, short], []),
         (own, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
     ):
