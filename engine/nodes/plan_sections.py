@@ -5,7 +5,8 @@ A small model names sections by a report's framing ("Introduction", "Methodology
 pino, where the tracks were transports, redaction and their implementation. A section that
 shares no word with its track's title, its queries or the question names none of them, and
 is named after its track instead (its first query, a search phrase, else its title). A name
-that shares one ("Compression" for mod_deflate's track searching "compress responses") stays.
+that shares one ("Compression" for mod_deflate's track searching "compress responses") stays,
+unless it is a page's file name or address ("mod_deflate.html", seen on the 1.5B for httpd).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
 
 def _named(track: ResearchTrack, question: str) -> ResearchTrack:
     about = stemmed_words(" ".join([track.title, *track.queries, question]))
-    if stemmed_words(track.section) & about:
+    # A file name or a web address names a page, not a part of the subject ("mod_deflate.html").
+    if stemmed_words(track.section) & about and not names_a_source(track.section.strip()):
         return track
     return track.model_copy(update={"section": _name_of(track)})
 
@@ -38,7 +40,9 @@ def _name_of(track: ResearchTrack) -> str:
     for query in track.queries:
         phrase = " ".join(query.split())
         if len(phrase) >= 3 and len(phrase) <= NAME_CHARS and not names_a_source(phrase):
-            return phrase[0].upper() + phrase[1:]
+            first = phrase.split()[0]
+            # A code name keeps its case ("mod_deflate"); a search phrase opens a heading.
+            return phrase[0].upper() + phrase[1:] if first.isalpha() else phrase
     title = " ".join(track.title.split())
     if len(title) <= NAME_CHARS:
         return title

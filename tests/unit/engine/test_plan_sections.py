@@ -62,3 +62,19 @@ def test_a_long_title_is_cut_at_a_word_when_no_query_can_name_the_section() -> N
     )
     section = with_named_sections(plan, "pino").tracks[0].section
     assert section.endswith("…") and len(section) <= 81 and title.startswith(section[:-1])
+
+
+def test_a_section_named_by_a_file_name_is_named_after_its_track() -> None:
+    # The bundled 1.5B's httpd plan: each section the file name of the page its track read.
+    question = "How can Apache httpd compress responses and control how clients cache them?"
+    plan = _plan(
+        ("mod_deflate", "mod_deflate.html", ["mod_deflate", "DEFLATE output filter"]),
+        ("mod_brotli", "mod_brotli.html", ["mod_brotli.html", "brotli output filter"]),
+        ("mod_headers", "https://httpd.apache.org/mod_headers", ["cache control headers"]),
+    )
+    named = with_named_sections(plan, question)
+    assert [track.section for track in named.tracks] == [
+        "mod_deflate",  # a code name keeps its case
+        "Brotli output filter",  # the first query that is no file name
+        "Cache control headers",
+    ]
