@@ -60,7 +60,7 @@ def assessed_claim(
             ),
             removable=False,
         )
-    scored = score_claim(text, texts_of(cited))
+    scored = score_claim(text, texts_of(cited), [passage.source for passage in cited])
     return Assessed(
         with_score(claim, scored, cited),
         removable=scored.status == "unsupported" and not shares_content(text, everything()),

@@ -25,10 +25,12 @@ def evidence_confidence(
     claim: str, sources: Sequence[str], registry: SourceRegistry, *, hedged: bool = False
 ) -> float:
     """0.05–0.95: support of `claim` by its sources' text, with agreement and hedging."""
-    passages = [passage for source in sources for passage in registry.related_passages(source)]
-    if not passages:
+    owned = [
+        (passage, source) for source in sources for passage in registry.related_passages(source)
+    ]
+    if not owned:
         return NEUTRAL
-    scored = score_claim(claim, passages)
+    scored = score_claim(claim, [passage for passage, _ in owned], [source for _, source in owned])
     value = _BASE[scored.status] + _SPAN[scored.status] * scored.score
     if scored.status != "unsupported":
         value += min(MAX_FROM_SOURCES, PER_EXTRA_SOURCE * (len(sources) - 1))

@@ -290,7 +290,9 @@ def _uncited(sentence: Sentence, context: _Context) -> _Checked:
         passages = context.cited([number])
         if names and not names_every(names, " ".join(p.text for p in passages)):
             continue
-        verdict = score_claim(sentence.text, [p.text for p in passages])
+        verdict = score_claim(
+            sentence.text, [p.text for p in passages], [p.source for p in passages]
+        )
         if best is None or (_RANK[verdict.status], verdict.score) > (
             _RANK[best[1].status],
             best[1].score,

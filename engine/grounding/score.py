@@ -1,9 +1,10 @@
 """Score one claim against the text its cited sources returned, with no model and no network.
 
 The score is the share of the claim's content words (stemmed) found in the best
-window of consecutive sentences of one passage, or in the best windows of several passages
-together when the claim cites more than one source. Three screens look past the overlap at
-what a fluent but wrong sentence changes while keeping the words:
+window of consecutive sentences of one passage, or in the best windows of several sources
+together when the claim cites more than one (a source's own passages are not pooled).
+Three screens look past the overlap at what a fluent but wrong sentence changes while
+keeping the words:
 - every number the claim states must be in its sources (octal and hex literals too: a mode
   of 0o755 against 0o777);
 - a code name the sources lack (`re.search`) is suspect when they name a sibling instead
@@ -148,12 +149,22 @@ def _polarity_conflict(text: str, passages: Sequence[_Passage]) -> bool:
     return polarity.conflict(long_clauses or short_clauses, sources)
 
 
-def score_claim(claim: str, passages: Sequence[str]) -> ClaimScore:
-    """Support for `claim` (citation markers ignored) from the text of its cited sources."""
+def score_claim(
+    claim: str, passages: Sequence[str], sources: Sequence[str] | None = None
+) -> ClaimScore:
+    """Support for `claim` (citation markers ignored) from the text of its cited sources.
+
+    `sources` names the source of each passage (None: each passage is a source of its own).
+    A claim citing two sources may take some words from each; the passages of one source
+    (its search snippets, its fetched page in pieces) are read one at a time, or words strewn
+    over a long page would add up to any sentence written in its vocabulary.
+    """
     text = without_emphasis(strip_markers(claim)).strip()
     wanted = stemmed_words(text)
-    prepared = [_prepared(passage) for passage in passages if passage.strip()]
-    verdict = _verdict(text, wanted, prepared)
+    kept = [i for i, passage in enumerate(passages) if passage.strip()]
+    prepared = [_prepared(passages[i]) for i in kept]
+    owners = [sources[i] for i in kept] if sources is not None else [str(i) for i in kept]
+    verdict = _verdict(text, wanted, prepared, owners)
     if not prepared or not wanted:
         return verdict
     return replace(verdict, excerpt=_excerpt(wanted, prepared))
@@ -183,7 +194,21 @@ def coverage(claim: str, passages: Sequence[str]) -> float:
     return best / len(wanted)
 
 
-def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) -> ClaimScore:
+def _covered(
+    wanted: frozenset[str], prepared: Sequence[_Passage], owners: Sequence[str]
+) -> frozenset[str]:
+    """The claim's words in the best window of each source, together."""
+    best: dict[str, frozenset[str]] = {}
+    for passage, owner in zip(prepared, owners, strict=True):
+        window = _best_window(wanted, passage)
+        if len(window) > len(best.get(owner, frozenset())):
+            best[owner] = window
+    return frozenset().union(*best.values())
+
+
+def _verdict(
+    text: str, wanted: frozenset[str], prepared: Sequence[_Passage], owners: Sequence[str]
+) -> ClaimScore:
     if not prepared:
         # A result with a title and URL but no text (some search APIs return no snippet):
         # nothing contradicts the claim either, so it is not removed, only not counted as
@@ -200,8 +225,7 @@ def _verdict(text: str, wanted: frozenset[str], prepared: Sequence[_Passage]) ->
     wrong_name = _wrong_name(text, prepared)
     if wrong_name:
         return ClaimScore(0.0, "unsupported", wrong_name, by_rule=True)
-    covered = frozenset().union(*(_best_window(wanted, p) for p in prepared))
-    score = len(covered) / len(wanted)
+    score = len(_covered(wanted, prepared, owners)) / len(wanted)
     if _polarity_conflict(text, prepared):
         return ClaimScore(0.0, "unsupported", "its sources state the opposite", by_rule=True)
     if score >= SUPPORTED_AT:
