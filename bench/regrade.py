@@ -10,7 +10,8 @@ configure (the writer's endpoint by default; load `local-llm env`). DOCUMENTS_PA
 the folder the session searched, so a local document is read whole, as the verifier read it.
 
 It prints, per report and in total: cited sentences, kept as supported, marked, removed, and
-the seconds the grounding took (the judge's calls, on the judged line).
+the seconds the grounding took (the judge's calls, on the judged line). `--rules-only` skips
+the judge: the same reports grounded by two states of the code, one run of this script each.
 A comparison within one report, unlike two runs of a model that plans differently each time.
 """
 
@@ -68,11 +69,11 @@ async def _graded(settings: Settings, values: dict[str, object]) -> Graded:
     )
 
 
-async def _regrade(data_dir: Path) -> list[tuple[str, Graded, Graded]]:
+async def _regrade(data_dir: Path, *, judge: bool) -> list[tuple[str, Graded, Graded | None]]:
     base = load_settings().model_copy(update={"data_dir": data_dir})
     rules = base.model_copy(update={"grounding_judge": "off"})
     judged = base.model_copy(update={"grounding_judge": "on"})
-    found: list[tuple[str, Graded, Graded]] = []
+    found: list[tuple[str, Graded, Graded | None]] = []
     async with open_engine(base) as session_for:
         for info in list_sessions(base):
             session = session_for(info.session_id)
@@ -81,13 +82,15 @@ async def _regrade(data_dir: Path) -> list[tuple[str, Graded, Graded]]:
             if not values.get("final_report"):
                 continue
             name = f"{data_dir.name}/{info.session_id}"
-            found.append((name, await _graded(rules, values), await _graded(judged, values)))
+            by_judge = await _graded(judged, values) if judge else None
+            found.append((name, await _graded(rules, values), by_judge))
     return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("--rules-only", action="store_true", help="ground by the rules alone")
     args = parser.parse_args()
     if not os.environ.get("DOCUMENTS_PATH"):
         print("note: DOCUMENTS_PATH is not set; local documents are read from excerpts only")
@@ -95,10 +98,13 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     totals = {"rules": [0.0] * 5, "judge": [0.0] * 5}
     for data_dir in args.dirs:
-        for name, rules, judged in asyncio.run(_regrade(data_dir)):
+        for name, rules, judged in asyncio.run(_regrade(data_dir, judge=not args.rules_only)):
             print(rules.line(f"{name}, rules"))
-            print(judged.line(f"{name}, judge"))
+            if judged is not None:
+                print(judged.line(f"{name}, judge"))
             for key, graded in (("rules", rules), ("judge", judged)):
+                if graded is None:
+                    continue
                 counts = (
                     graded.cited,
                     graded.supported,
@@ -108,6 +114,8 @@ def main() -> None:
                 )
                 totals[key] = [a + b for a, b in zip(totals[key], counts, strict=True)]
     for key, (cited, supported, marked, removed, seconds) in totals.items():
+        if key == "judge" and args.rules_only:
+            continue
         graded = Graded(int(cited), int(supported), int(marked), int(removed), "", seconds)
         print(graded.line(f"all, {key}"))
 
