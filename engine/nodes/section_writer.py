@@ -35,6 +35,7 @@ from engine.text.sentences import PROSE_SENTENCE_BREAK
 
 # A sentence of a section also ends at a line's end.
 _SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
+_WORD = re.compile(r"\w+")
 MAX_CLAIMS = 8
 # What a section or the summary writes at most, for pricing the call before it is made.
 SECTION_OUTPUT_TOKENS = 600
@@ -240,10 +241,12 @@ async def write_summary(
 def _copies_the_sections(
     summary: Sequence[tuple[str, list[int]]], sections: Sequence[WrittenSection]
 ) -> bool:
-    """Most of the summary's sentences are sentences of the sections, word for word."""
+    """Most of the summary's sentences are sentences of the sections, word for word (quotes,
+    backticks and other marks aside: "an autovacuum facility" copies 'an "autovacuum"
+    facility')."""
 
     def folded(text: str) -> str:
-        return " ".join(text.split()).casefold()
+        return " ".join(_WORD.findall(text.casefold()))
 
     said = [folded(text) for text, _ in summary]
     written = {folded(text) for section in sections for text, _ in section.sentences}

@@ -324,6 +324,12 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
             Claim(text="wait_for() cancels the task on timeout.", source_ids=[2]),
         ]
     )
+    requoted = SectionDraft(
+        claims=[
+            Claim(text='Task.cancel() requests "cancellation".', source_ids=[1]),
+            Claim(text="`wait_for()` cancels the task on timeout.", source_ids=[2]),
+        ]
+    )
     own = SectionDraft(
         claims=[Claim(text="Tasks are cancelled directly or by a timeout.", source_ids=[1, 2])]
     )
@@ -331,6 +337,8 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
     for draft, sections, expected in (
         # Neither the copy nor the sections' openings in its place: the reader read them.
         (copied, [cancel, timeouts], []),
+        # A copy is a copy with its quotes and backticks dropped (seen on the 1.5B).
+        (requoted, [cancel, timeouts], []),
         (copied, [cancel, short], []),
         (own, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
     ):
