@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from tui.screens.unit_detail import UnitDetailScreen
 
 _ENDED_PHASES = {"done", "cancelled", "failed", "stopped"}
+# A small terminal gives the report the screen, as it does the plan at review.
+REPORT_ZOOMED = "On a terminal this small the report fills the screen: F10 shows every pane again."
 _UNFINISHED_UNITS = {"queued", "running"}
 # Phases before a plan exists: the plan pane shows that the plan is being drafted.
 _PLANNING_PHASES = {"scoping", "routing", "clarifying", "planning"}
@@ -283,6 +285,8 @@ class EngineUpdates(ResearchScreenBase):
         the plan does for its review; on a larger one its pane takes the keys."""
         if self._is_small() and self.maximized is not pane:
             self.maximize(pane, container=False)
+            # Said once: the units and the ledger did not go away, they are under it.
+            self.notify(REPORT_ZOOMED, timeout=8, markup=False)
         pane.focus()
 
     @for_session_on_screen
