@@ -59,6 +59,9 @@ class SessionView:
     # Ledger records per research unit, counted as they arrive.
     evidence_by_unit: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     report: ReportReady | None = None
+    # The report took the screen by itself once (a small terminal); after the person restores
+    # the panes, a later section does not take it again.
+    report_zoomed: bool = False
     # The cap research stopped at, when it did (the report is then partial).
     budget_stop: BudgetReached | None = None
     failure: str | None = None

@@ -283,7 +283,8 @@ class EngineUpdates(ResearchScreenBase):
     def _show_report_pane(self, pane: ReportPane) -> None:
         """The report is what the run was for: on a small terminal it takes the screen, as
         the plan does for its review; on a larger one its pane takes the keys."""
-        if self._is_small() and self.maximized is not pane:
+        if self._is_small() and self.maximized is not pane and not self.view.report_zoomed:
+            self.view.report_zoomed = True
             self.maximize(pane, container=False)
             # Said once: the units and the ledger did not go away, they are under it.
             self.notify(REPORT_ZOOMED, timeout=8, markup=False)
