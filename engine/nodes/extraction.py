@@ -205,9 +205,8 @@ def findings_from_messages(
         wanted = max_claims - len(records)
         quoted = quoted_findings(task, catalog, wanted, besides=own)
         if quoted:
-            stated = {claim.casefold() for claim in own}
+            # `besides` kept out every quote stating what `own` states, word for word included.
             more = evidence(complete_references(quoted, catalog))
-            more = [record for record in more if record.claim.casefold() not in stated]
             records = [*records, *_numbered_after(records, more, unit_id)]
             text = complete_references(f"{body_of(text).rstrip()}\n{quoted}".lstrip(), catalog)
     return ResearcherFindings(
