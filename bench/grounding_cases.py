@@ -140,7 +140,7 @@ def audit_report(*, judge: bool = False) -> None:
     acted = asyncio.run(_judged(holdout, read, made))
     print(_line(f"judge ({support_judge_label(settings)}), holdout", measures(holdout, acted)))
     # What GROUNDING_JUDGE=auto does with this model: its verdicts only if it passes.
-    calibration = asyncio.run(calibrate(made))
+    calibration = asyncio.run(calibrate(made, whole=True))
     if calibration is None:
         print("calibration: its calls failed, so auto would keep the rules' verdicts")
         return

@@ -111,19 +111,53 @@ def calibration_pairs() -> tuple[CalibrationPair, ...]:
 
 
 async def calibrate(
-    judge: SupportJudge, pairs: tuple[CalibrationPair, ...] | None = None
+    judge: SupportJudge,
+    pairs: tuple[CalibrationPair, ...] | None = None,
+    *,
+    whole: bool = False,
 ) -> Calibration | None:
-    """The judge's record on the pairs, or None when its calls could not all be made."""
-    pairs = calibration_pairs() if pairs is None else pairs
-    items = [JudgeItem(pair.sentence, (Passage(pair.source, 0, pair.passage),)) for pair in pairs]
-    # Every pair is asked about, whatever the judge's per-report limit.
-    outcomes = await judge.judge(items, limit_calls=False)
-    if any(isinstance(outcome, JudgeFailure) and outcome.by_call for outcome in outcomes):
-        return None
-    right = [_right(outcome, pair.supported) for outcome, pair in zip(outcomes, pairs, strict=True)]
-    supported = [r for r, pair in zip(right, pairs, strict=True) if pair.supported]
-    unsupported = [r for r, pair in zip(right, pairs, strict=True) if not pair.supported]
+    """The judge's record on the pairs, or None when its calls could not all be made.
+
+    The pairs are asked a batch at a time, supported and unsupported alternating, and asking
+    stops once the judge has missed more than it may on either kind: the outcome is then
+    settled, and on a slow local model each further batch costs the person half a minute
+    (`whole`: ask every pair, for a bench that reports the full record).
+    """
+    pairs = _alternating(calibration_pairs() if pairs is None else pairs)
+    asked: list[tuple[CalibrationPair, bool]] = []
+    step = max(1, judge.batch_size)
+    for start in range(0, len(pairs), step):
+        chunk = pairs[start : start + step]
+        items = [JudgeItem(p.sentence, (Passage(p.source, 0, p.passage),)) for p in chunk]
+        # Every pair is asked about, whatever the judge's per-report limit.
+        outcomes = await judge.judge(items, limit_calls=False)
+        if any(isinstance(outcome, JudgeFailure) and outcome.by_call for outcome in outcomes):
+            return None
+        asked += [
+            (pair, _right(outcome, pair.supported))
+            for outcome, pair in zip(outcomes, chunk, strict=True)
+        ]
+        if not whole and _settled_failed(asked):
+            break
+    supported = [right for pair, right in asked if pair.supported]
+    unsupported = [right for pair, right in asked if not pair.supported]
     return Calibration(sum(supported), len(supported), sum(unsupported), len(unsupported))
+
+
+def _alternating(pairs: tuple[CalibrationPair, ...]) -> tuple[CalibrationPair, ...]:
+    """Supported and unsupported pairs in turn, so that each batch tests both kinds."""
+    supported = [pair for pair in pairs if pair.supported]
+    unsupported = [pair for pair in pairs if not pair.supported]
+    mixed: list[CalibrationPair] = []
+    for index in range(max(len(supported), len(unsupported))):
+        mixed += supported[index : index + 1] + unsupported[index : index + 1]
+    return tuple(mixed)
+
+
+def _settled_failed(asked: list[tuple[CalibrationPair, bool]]) -> bool:
+    missed_supported = sum(1 for pair, right in asked if pair.supported and not right)
+    missed_unsupported = sum(1 for pair, right in asked if not pair.supported and not right)
+    return max(missed_supported, missed_unsupported) > ALLOWED_MISSES
 
 
 def _right(outcome: JudgeOutcome, supported: bool) -> bool:

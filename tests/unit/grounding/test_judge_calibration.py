@@ -99,10 +99,26 @@ async def test_a_judge_that_reads_the_passages_passes(tmp_path: Path) -> None:
 
 async def test_a_judge_that_calls_everything_supported_fails(tmp_path: Path) -> None:
     with _server(_credulous) as llm:
-        calibration = await calibrate(_judge(_settings(llm.base_url, tmp_path)))
+        calibration = await calibrate(_judge(_settings(llm.base_url, tmp_path)), whole=True)
     assert calibration is not None and not calibration.passed
     assert (calibration.supported_right, calibration.unsupported_right) == (6, 0)
     assert "0 of 6 unsupported" in calibration.describe()
+
+
+async def test_asking_stops_once_the_judge_has_failed(tmp_path: Path) -> None:
+    """Each batch holds both kinds, so a credulous judge fails on the first and no more is
+    asked; a good judge is asked every pair."""
+    with _server(_credulous) as llm:
+        calibration = await calibrate(_judge(_settings(llm.base_url, tmp_path)))
+        failed_after = len(llm.requests)
+    with _server(_good) as llm:
+        passed = await calibrate(_judge(_settings(llm.base_url, tmp_path)))
+        passed_after = len(llm.requests)
+    assert calibration is not None and not calibration.passed
+    assert (calibration.supported_pairs, calibration.unsupported_pairs) == (2, 2)
+    assert "0 of 2 unsupported" in calibration.describe()
+    assert passed is not None and passed.passed
+    assert failed_after == 1 and passed_after == len(calibration_pairs()) // 4
 
 
 async def test_a_supported_verdict_quoting_words_the_passage_lacks_is_a_miss(
@@ -151,7 +167,7 @@ async def test_auto_leaves_the_rules_verdicts_to_a_judge_that_failed(tmp_path: P
             _settings(llm.base_url, tmp_path, judge="on"), _model_for(settings), quick=False
         )
     assert chosen.judge is None
-    assert "right on 6 of 6 supported and 0 of 6 unsupported" in chosen.label
+    assert "right on 2 of 2 supported and 0 of 2 unsupported" in chosen.label
     assert "GROUNDING_JUDGE=on" in chosen.label
     assert on.judge is not None, "on uses the judge whatever its calibration"
 
@@ -197,7 +213,7 @@ async def test_doctor_calibrates_the_judge_again_and_says_what_auto_does(tmp_pat
     (endpoint,) = report.endpoints
     check = endpoint.capabilities[-1]
     assert check.name == "support judge" and not check.ok
-    assert "0 of 6 unsupported" in check.detail and "rules' verdicts" in check.detail
+    assert "0 of 2 unsupported" in check.detail and "rules' verdicts" in check.detail
     assert "support judge" in "\n".join(endpoint.render())
     assert load_cached(settings)[key][JUDGE_KEY]["passed"] is False
     assert all(c.name != "support judge" for c in skipped.endpoints[0].capabilities)
@@ -242,4 +258,4 @@ async def test_a_calibration_made_on_other_pairs_is_made_again(tmp_path: Path) -
         store_judge_calibration(settings, cache_key(llm.base_url, "scripted"), passed)
         chosen = await report_judge(settings, _model_for(settings), quick=False)
         assert llm.requests, "the pairs changed: the model is asked again"
-    assert chosen.judge is None and "0 of 6 unsupported" in chosen.label
+    assert chosen.judge is None and "0 of 2 unsupported" in chosen.label
