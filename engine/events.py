@@ -36,7 +36,9 @@ UnitStatus = Literal[
 GateStatus = Literal["none", "pass", "retry"]
 # Why research ended with plan tracks no unit took up: the quality gate passed first, the
 # budget ran out, or research stopped otherwise (unit or turn caps, stalled gate rejections).
-UnresearchedReason = Literal["none", "enough_evidence", "budget_reached", "research_stopped"]
+UnresearchedReason = Literal[
+    "none", "enough_evidence", "budget_reached", "unit_limit", "research_stopped"
+]
 
 
 class _Event(BaseModel):
@@ -74,6 +76,11 @@ class PlanProposed(_Event):
     rejected_edit_reason: str | None = None
     # When the run paused for the review (epoch seconds; None in older logs).
     at: float | None = None
+    # One research unit per track at most this many (MAX_RESEARCHER_ITERATIONS; 0: not
+    # known), in the order engine.plan_order gives, which the feedback so far (`requests`)
+    # helps decide: a front end shows which tracks the limit leaves out.
+    max_research_units: int = Field(default=0, ge=0)
+    requests: list[str] = Field(default_factory=list)
 
 
 class PlanApproved(_Event):

@@ -15,7 +15,6 @@ from uuid import uuid4
 
 from langchain_core.messages import AIMessage
 
-from engine.nodes.topic import content_tokens
 from engine.schemas import ResearchPlan, ResearchTrack
 
 TRACK_LABEL = "Research track:"
@@ -31,36 +30,6 @@ def track_topic(track: ResearchTrack, scope: str) -> str:
             f"The research as a whole covers: {scope}",
         ]
     )
-
-
-def track_order(
-    plan: ResearchPlan, requests: list[str] | None = None, edited: list[str] | None = None
-) -> list[int]:
-    """Track indexes in the order they are researched: the tracks the person edited at plan
-    review first, then those their feedback names (most of its words first), then the rest in
-    plan order."""
-    edited_titles = {title.casefold() for title in edited or []}
-    asked = content_tokens(" ".join(requests or []))
-
-    def rank(index: int) -> tuple[int, float, int]:
-        track = plan.tracks[index]
-        if track.title.casefold() in edited_titles:
-            return (0, 0.0, index)
-        words = content_tokens(f"{track.title} {track.section} {' '.join(track.queries)}")
-        share = len(words & asked) / len(words) if words and asked else 0.0
-        return (1, -share, index) if share > 0 else (2, 0.0, index)
-
-    return sorted(range(len(plan.tracks)), key=rank)
-
-
-def edited_tracks(proposed: ResearchPlan | None, approved: ResearchPlan) -> list[str]:
-    """Titles of the approved plan's tracks the person wrote or changed at review."""
-    if proposed is None:
-        return []
-    before = {(t.title, t.section, tuple(t.queries)) for t in proposed.tracks}
-    return [
-        t.title for t in approved.tracks if (t.title, t.section, tuple(t.queries)) not in before
-    ]
 
 
 def track_call_id(index: int) -> str:

@@ -23,10 +23,10 @@ from engine.middleware.structured_output import invoke_structured
 from engine.model_task import ModelTask
 from engine.nodes.common import plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
-from engine.nodes.plan_dispatch import edited_tracks
 from engine.nodes.plan_edits import keep_edits
 from engine.nodes.plan_sections import with_named_sections
 from engine.nodes.topic import topic_shifted
+from engine.plan_order import edited_tracks
 from engine.prompts import (
     BRIEF_PROMPT,
     CLARIFY_PROMPT,
@@ -191,7 +191,7 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
 
 
 async def review_plan(
-    state: ResearchState,
+    state: ResearchState, runtime: Runtime[EngineDeps]
 ) -> Command[Literal["draft_plan", "review_plan", "__end__"]]:
     raw = interrupt(
         {
@@ -199,6 +199,9 @@ async def review_plan(
             "plan": state.get("plan"),
             "revision": state.get("plan_revision") or 1,
             "rejected_edit_reason": state.get("rejected_edit_reason"),
+            # What decides which tracks research reaches, so the review can show it.
+            "max_research_units": deps_of(runtime).settings.max_researcher_iterations,
+            "requests": list(state.get("plan_requests") or []),
         }
     )
     try:

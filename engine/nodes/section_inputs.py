@@ -17,10 +17,10 @@ from engine.citations.evidence import EvidenceRecord
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
 from engine.nodes.common import plan_of
-from engine.nodes.topic import content_tokens
 from engine.nodes.track_coverage import tracks_of_unit
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.schemas import ResearchPlan, ResearchTrack
+from engine.text.words import content_tokens
 
 PASSAGE_CHARS = 700
 # Prompt sizing: what one section reply may take, what the instructions take, and a floor on

@@ -47,11 +47,12 @@ from engine.model_task import ModelTask
 from engine.nodes.common import ledger_records, plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.gate import GateResult, evaluate_gate, source_domains
-from engine.nodes.plan_dispatch import track_of_call, track_order, tracks_dispatch_message
+from engine.nodes.plan_dispatch import track_of_call, tracks_dispatch_message
 from engine.nodes.report_estimate import report_tokens
 from engine.nodes.researcher import UnitOutcome, prepare_researcher, run_research_unit
 from engine.nodes.supervisor_turn import Turn, answer_calls, judge_completion, turn_of
 from engine.nodes.track_coverage import unresearched_tracks
+from engine.plan_order import track_order
 from engine.prompt_blocks import format_plan
 from engine.prompts import SUPERVISOR_PROMPT
 from engine.schemas import ConductResearch, ResearchComplete, ResearchTrack
@@ -301,7 +302,7 @@ def _after_turn(
     ended: UnresearchedReason | None = None
     if ending:
         enough = turn.finished and gate is not None and gate.passed
-        ended = "enough_evidence" if enough else "research_stopped"
+        ended = "enough_evidence" if enough else "unit_limit" if cap_reached else "research_stopped"
         if not enough:
             if cap_reached:
                 kind = "unit_cap"
@@ -347,9 +348,8 @@ def _collect_wave(
             update["research_stop"] = stop_cause(
                 "unit_cap" if done else "turn_cap", len(units), settings
             )
-        emit(
-            _progress(state, units, settings, gate=gate, skipped=skipped, ended="research_stopped")
-        )
+        ended: UnresearchedReason = "unit_limit" if done else "research_stopped"
+        emit(_progress(state, units, settings, gate=gate, skipped=skipped, ended=ended))
         return Command(goto="__end__", update=update)
     emit(_progress(state, units, settings, gate=None, skipped=skipped))
     return Command(goto="supervisor", update=update)

@@ -9,22 +9,11 @@ from __future__ import annotations
 
 import re
 
-from engine.text.stem import stem
-from engine.text.stopwords import QUESTION_STOPWORDS
+from engine.text.words import content_tokens
 
 _WORD = re.compile(r"[a-z0-9]+")
 SHIFT_MARKERS = ("instead", "switch", "different topic", "another topic", "new topic", "unrelated")
 CONTINUATION_MARKERS = ("also", "deeper", "more", "expand", "elaborate", "further", "follow up")
-
-
-def content_tokens(text: str) -> set[str]:
-    """Lower-cased content words, stemmed, so "caches" meets "cache"."""
-    tokens = set()
-    for word in _WORD.findall(text.lower()):
-        if word in QUESTION_STOPWORDS or len(word) < 3:
-            continue
-        tokens.add(stem(word))
-    return tokens
 
 
 def _has_marker(text: str, markers: tuple[str, ...]) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.nodes.topic import content_tokens
 from engine.schemas import ResearchPlan, ResearchTrack
+from engine.text.words import content_tokens
 
 
 def unresearched_tracks(plan: ResearchPlan | None, units: Iterable[Mapping[str, Any]]) -> list[str]:

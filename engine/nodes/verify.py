@@ -38,12 +38,11 @@ from engine.markdown_file import markdown_file_text
 from engine.nodes.common import plan_of
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.list_bullets import one_bullet_per_item
-from engine.nodes.topic import content_tokens
 from engine.nodes.track_sections import with_every_track
 from engine.nodes.uncited_sources import close_up_sources
 from engine.state import ResearchState
 from engine.terminal_text import terminal_safe
-from engine.text.words import stemmed_words
+from engine.text.words import content_tokens, stemmed_words
 
 UNSOURCED_BANNER = (
     "**Unsourced answer:** no source was retrieved for this question, so nothing below is "

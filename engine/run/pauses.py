@@ -38,6 +38,8 @@ def pause_events(interrupts: Any) -> list[Event]:
                     revision=max(1, int(value.get("revision") or 1)),
                     rejected_edit_reason=value.get("rejected_edit_reason"),
                     at=time.time(),
+                    max_research_units=max(0, int(value.get("max_research_units") or 0)),
+                    requests=[str(text) for text in value.get("requests") or []],
                 )
             )
     return events

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 from engine.text.stem import stem
-from engine.text.stopwords import STOPWORDS
+from engine.text.stopwords import QUESTION_STOPWORDS, STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9_][a-z0-9_.]*[a-z0-9_]|[a-z0-9]", re.IGNORECASE)
+_PLAIN_WORD = re.compile(r"[a-z0-9]+")
 
 
 def content_words(text: str) -> set[str]:
@@ -27,3 +28,13 @@ def content_words(text: str) -> set[str]:
 def stemmed_words(text: str) -> frozenset[str]:
     """The stems of `content_words(text)`: `cancelled` and `cancellation` are one word."""
     return frozenset(stem(word) for word in content_words(text))
+
+
+def content_tokens(text: str) -> set[str]:
+    """Lower-cased content words of a question or a plan, stemmed, so "caches" meets "cache"."""
+    tokens = set()
+    for word in _PLAIN_WORD.findall(text.lower()):
+        if word in QUESTION_STOPWORDS or len(word) < 3:
+            continue
+        tokens.add(stem(word))
+    return tokens

@@ -102,3 +102,31 @@ async def test_at_80_by_24_the_field_being_typed_in_is_on_screen(tmp_path: Path)
             # Not hidden below the pane's edge while the person types in it.
             assert pane.region.contains_region(typed.region), field
             await press_and_settle(pilot, "tab")
+
+
+async def test_the_review_marks_the_tracks_the_unit_limit_leaves_out_as_edits_change_them(
+    tmp_path: Path,
+) -> None:
+    """Research runs one unit per track up to MAX_RESEARCHER_ITERATIONS, edited tracks first:
+    the person sees which tracks it would not reach before approving, and after each edit."""
+    script = opening()
+    script[4] = PlanProposed(plan=six_track_plan(), max_research_units=4)
+    app, _ = make_app(tmp_path, ScriptedDriver({"start": [script]}))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ask(pilot)
+        pane = app.screen.query_one(PlanPane)
+        marked = "beyond the limit of 4 research units"
+
+        def over() -> list[int]:
+            return [
+                index for index, widget in enumerate(pane._track_widgets) if marked in widget.plain
+            ]
+
+        assert over() == [4, 5]
+        assert "2 tracks beyond the unit limit" in str(pane.query_one("#plan-summary").render())
+        # Deleting a track brings one back within the limit.
+        await press_and_settle(pilot, "d")
+        assert over() == [4]
+        assert "1 track beyond the unit limit" in str(pane.query_one("#plan-summary").render())
+        await press_and_settle(pilot, "u")
+        assert over() == [4, 5]

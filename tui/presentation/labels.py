@@ -60,6 +60,7 @@ SEARCHES = {"local": "search documents", "exa": "search the web"}
 UNRESEARCHED_REASONS = {
     "enough_evidence": "enough evidence",
     "budget_reached": "budget reached",
+    "unit_limit": "the research unit limit, MAX_RESEARCHER_ITERATIONS, was reached",
     "research_stopped": "research stopped first",
 }
 

@@ -91,6 +91,8 @@ class PlanPane(Vertical, can_focus=True):
         self._track_widgets: list[HangingLines] = []
         # Titles of tracks research ended without, and why ("enough evidence").
         self._unresearched: tuple[set[str], str] = (set(), "")
+        # The research unit limit and the feedback so far, which decide what research reaches.
+        self._limit: tuple[int, list[str]] = (0, [])
 
     def compose(self) -> ComposeResult:
         yield Static(Text(NO_PLAN_YET, style="dim"), id="plan-summary")
@@ -110,12 +112,22 @@ class PlanPane(Vertical, can_focus=True):
     # ---- what the engine sends ---------------------------------------------------------
 
     def show_plan(
-        self, plan: ResearchPlan, *, revision: int, reviewing: bool, note: str = ""
+        self,
+        plan: ResearchPlan,
+        *,
+        revision: int,
+        reviewing: bool,
+        note: str = "",
+        unit_limit: int = 0,
+        requests: list[str] | None = None,
     ) -> None:
+        """`unit_limit` and `requests` (the feedback so far) let the review mark the tracks
+        research would not reach."""
         from tui.view.plan_draft import PlanDraft
 
         was_editing = self._editor is not None
         self.draft = PlanDraft(plan)
+        self._limit = (unit_limit, list(requests or []))
         self.revision = revision
         self.reviewing = reviewing
         self.outcome = "approved"
@@ -207,6 +219,12 @@ class PlanPane(Vertical, can_focus=True):
         if self.draft.changed or self.approved_edited:
             # On the status line: after the scope it read as part of the scope's last line.
             summary.append("  (edited)", style="italic yellow")
+        unit_limit, requests = self._limit
+        over = set(self.draft.over_limit(unit_limit, requests)) if self.reviewing else set()
+        if over:
+            # Said where it is read first: the last tracks may be below the pane's bottom.
+            tracks = "1 track" if len(over) == 1 else f"{len(over)} tracks"
+            summary.append(f"  ·  {tracks} beyond the unit limit", style="bold yellow")
         self.query_one("#plan-summary", Static).update(summary)
         self._show_scope(plan.scope)
         container = self.query_one("#plan-tracks", Vertical)
@@ -222,6 +240,9 @@ class PlanPane(Vertical, can_focus=True):
                 (Text.assemble("   ", ("section ", "dim")), Text(track.section)),
                 (Text.assemble("   ", ("queries ", "dim")), Text(" | ".join(track.queries))),
             ]
+            if index in over:
+                limit = f"not researched: beyond the limit of {unit_limit} research units"
+                lines.append((Text("   "), Text(limit, style="yellow")))
             skipped, why = self._unresearched
             if track.title in skipped and not self.reviewing:
                 lines.append((Text("   "), Text(f"skipped — {why}", style="bold yellow")))

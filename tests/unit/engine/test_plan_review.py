@@ -76,10 +76,10 @@ async def test_a_bad_edit_is_refused_with_the_reason_and_review_stays_open(tmp_p
 
 
 async def test_revise_drafts_a_new_plan_with_the_feedback_and_reviews_it_again(tmp_path: Path):
-    settings = make_settings(tmp_path)
+    settings = make_settings(tmp_path, max_researcher_iterations=2)
     scenario = Scenario(tracks=3)
     async with open_session(settings, deps=scenario.deps(settings)) as session:
-        await collect(session.start("Compare alpha and beta", mode="deep"))
+        first = await collect(session.start("Compare alpha and beta", mode="deep"))
         revised = await collect(
             session.review_plan(PlanDecision(action="revise", feedback="focus on costs"))
         )
@@ -87,6 +87,10 @@ async def test_revise_drafts_a_new_plan_with_the_feedback_and_reviews_it_again(t
     assert proposal.revision == 2
     assert proposal.plan.tracks[0].title == "Track alpha revised"
     assert scenario.plan_feedback_seen == ["focus on costs"]
+    # What decides which tracks research reaches travels with each proposal.
+    [opening] = [e for e in first if isinstance(e, PlanProposed)]
+    assert (opening.max_research_units, opening.requests) == (2, [])
+    assert (proposal.max_research_units, proposal.requests) == (2, ["focus on costs"])
 
 
 async def test_cancel_ends_the_run_cancelled_without_research(tmp_path: Path):

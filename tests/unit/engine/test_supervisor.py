@@ -375,7 +375,7 @@ async def test_research_that_ends_early_names_the_tracks_it_never_researched(tmp
     passes = progress_of(events)
     last = passes[-1]
     assert last.unresearched_tracks == ["Track gamma"]
-    assert last.unresearched_reason == "research_stopped"
+    assert last.unresearched_reason == "unit_limit"
     assert all(not p.unresearched_tracks for p in passes[:-1])
 
 
@@ -474,7 +474,7 @@ async def test_tracks_the_persons_feedback_names_are_researched_first(tmp_path: 
 
 
 def test_track_order_puts_edited_tracks_then_asked_for_tracks_first():
-    from engine.nodes.plan_dispatch import track_order
+    from engine.plan_order import track_order
     from engine.schemas import ResearchPlan, ResearchTrack
 
     plan = ResearchPlan(

@@ -167,7 +167,14 @@ class EngineUpdates(ResearchScreenBase):
         elif before is not None:
             note = "Revised with your feedback."
         plan = self.query_one(PlanPane)
-        plan.show_plan(event.plan, revision=event.revision, reviewing=True, note=note)
+        plan.show_plan(
+            event.plan,
+            revision=event.revision,
+            reviewing=True,
+            note=note,
+            unit_limit=event.max_research_units,
+            requests=event.requests,
+        )
         plan.focus()
         if self._is_small():
             # At 80×24 the plan needs the whole grid to be read and reviewed.
