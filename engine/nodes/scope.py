@@ -21,6 +21,7 @@ from engine.emit import emit
 from engine.events import PhaseChanged, PlanApproved
 from engine.middleware.structured_output import invoke_structured
 from engine.model_task import ModelTask
+from engine.nodes.clarification_check import asks_the_question_back
 from engine.nodes.common import plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_edits import keep_edits
@@ -111,8 +112,9 @@ async def clarify(
         policy=deps.retry,
         task=ModelTask(role="clarify", question=question),
     )
-    if decision.need_clarification and decision.question.strip():
-        update = {**reset, "clarification_question": decision.question.strip()}
+    asked = decision.question.strip()
+    if decision.need_clarification and asked and not asks_the_question_back(asked, question):
+        update = {**reset, "clarification_question": asked}
         return Command(goto="ask_clarification", update=update)
     return Command(goto="write_brief", update=reset)
 

@@ -119,6 +119,7 @@ class Scenario:
     track_words: list[str] | None = None
     wave: list[str] | None = None  # topics of the model's first wave, after the plan's tracks
     clarify: bool = False
+    clarification: str = "Which region?"  # what the model asks when `clarify`
     route: str = "deep"
     researcher_delay: dict[str, float] = field(default_factory=dict)
     researcher_error: dict[str, BaseException] = field(default_factory=dict)
@@ -162,7 +163,7 @@ class Scenario:
         if system.startswith("You are scoping"):
             if self.clarify:
                 return structured_reply(
-                    ClarifyWithUser(need_clarification=True, question="Which region?")
+                    ClarifyWithUser(need_clarification=True, question=self.clarification)
                 )
             return structured_reply(ClarifyWithUser(need_clarification=False, verification="ok"))
         if system.startswith("Rewrite the research request"):

@@ -85,6 +85,17 @@ async def test_clarification_pauses_and_the_answer_resumes_the_same_thread(tmp_p
     assert brief_calls == []
 
 
+async def test_a_clarifying_question_that_asks_the_question_back_is_not_asked(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(
+        clarify=True, clarification="What are the criteria for alpha to beat beta on latency?"
+    )
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        events = await collect(session.start("How does alpha beat beta on latency?", mode="deep"))
+    assert not any(isinstance(e, ClarificationRequested) for e in events)
+    assert any(isinstance(e, PlanProposed) for e in events), "straight on to the plan"
+
+
 async def test_route_decided_is_emitted_and_deep_mode_forces_deep(tmp_path: Path):
     settings = make_settings(tmp_path)
     scenario = Scenario(route="quick")
