@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -11,7 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable
 
-from tui.presentation.formatting import counted, format_duration, one_line
+from tui.presentation.formatting import counted, format_duration, format_running, one_line
 from tui.presentation.labels import unit_label, unit_status_label
 from tui.presentation.narrow_text import DistinctTitle, shared_prefix_lengths
 from tui.widgets.fit_columns import FitColumnsTable
@@ -52,6 +53,18 @@ def unit_title(topic: str) -> str:
     return engine_unit_title(topic)
 
 
+def _running_since(unit: ResearchUnitSummary) -> float | None:
+    return unit.started_at if unit.status == "running" and unit.started_at else None
+
+
+def _time_of(unit: ResearchUnitSummary) -> str:
+    """How long the unit took, or, while it runs, how long it has been running."""
+    since = _running_since(unit)
+    if since is not None and unit.duration_seconds is None:
+        return format_running(time.time() - since)
+    return format_duration(unit.duration_seconds)
+
+
 class UnitsTable(FitColumnsTable):
     """Rows keyed by unit id, updated in place as the engine reports each unit."""
 
@@ -86,8 +99,18 @@ class UnitsTable(FitColumnsTable):
             Text(unit_status_label(unit.status), style=_STATUS_STYLE.get(unit.status, "")),
             str(unit.tool_call_count),
             str(unit.evidence_count),
-            format_duration(unit.duration_seconds),
+            _time_of(unit),
         )
+
+    def on_mount(self) -> None:
+        # A researcher on a slow model works for minutes before its first record: its time
+        # running is the row's sign of life.
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        for unit in list(self._units.values()):
+            if _running_since(unit) is not None:
+                self.show_unit(unit)
 
     def show_units(self, units: list[ResearchUnitSummary]) -> None:
         for unit in units:
