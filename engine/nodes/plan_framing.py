@@ -1,0 +1,96 @@
+"""Tracks that divide the report's form instead of its subject, given the pages found.
+
+A small model asked for a research plan often returns a report's outline: "Introduction",
+"Methodology", "Results", "Conclusion", each searching the question again (seen on the
+bundled 1.5B for PostgreSQL's autovacuum, twice). Researched, such tracks are the same topic
+several times over, under headings that say nothing. A track is framing when its title shares
+no word with the question or with its own queries: it names no part of what is searched. The
+planner was shown what the documentation holds (its search results); each framing track gives
+way to one of those pages not yet a track of the plan, in the order the searches ranked them,
+researched by reading the page itself (its locator is the track's first query). A framing
+track with no page left goes ("Conclusion": the report's summary is written anyway), unless
+the plan needs it to keep its minimum of tracks; then it is named after what it searches
+(engine.nodes.plan_sections).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import ValidationError
+
+from engine.models.offline.sources import Source, parse_search_results
+from engine.schemas import MIN_TRACKS, ResearchPlan, ResearchTrack
+from engine.text.words import stemmed_words
+
+# "25.1. Routine Vacuuming": the page's number in its manual is not part of its subject.
+_SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s+")
+# "mod_deflate - Apache HTTP Server Version 2.4": the part after a dash names the manual.
+_TITLE_TAIL = re.compile(r"\s+[—|–-]\s+.*$")
+TITLE_CHARS = 80
+OUTLINE_TRACKS = 2
+
+
+def _words(text: str) -> frozenset[str]:
+    """Content words, a code name also by its parts (`autovacuum_vacuum_threshold`)."""
+    return stemmed_words(text) | stemmed_words(text.replace("_", " "))
+
+
+def is_framing(track: ResearchTrack, question: str) -> bool:
+    title = _words(track.title)
+    return bool(title) and not title & _words(" ".join([question, *track.queries]))
+
+
+def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) -> ResearchPlan:
+    """`plan` with each framing track replaced by a page the search results found."""
+    framing = [i for i, track in enumerate(plan.tracks) if is_framing(track, question)]
+    # An outline has several parts; one track whose title its queries do not repeat is more
+    # likely a subtopic named in its own words ("Transaction ID wraparound").
+    if len(framing) < OUTLINE_TRACKS:
+        return plan
+    pages = iter(_unplanned_pages(plan, question, search_results))
+    tracks: list[ResearchTrack | None] = list(plan.tracks)
+    for index in framing:
+        tracks[index] = next(pages, None)
+    kept = [track for track in tracks if track is not None]
+    if len(kept) < MIN_TRACKS:  # a framing track the plan needs to stay a plan stays
+        kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
+    if kept == list(plan.tracks):
+        return plan
+    raw = plan.model_dump(mode="json")
+    raw["tracks"] = [track.model_dump(mode="json") for track in kept]
+    try:
+        return ResearchPlan.model_validate(raw)
+    except ValidationError:  # a page's name a section already holds: the model's plan stands
+        return plan
+
+
+def _unplanned_pages(plan: ResearchPlan, question: str, search_results: str) -> list[ResearchTrack]:
+    asked = _words(question)
+    taken = {_folded(track.title) for track in plan.tracks} | {
+        _folded(track.section) for track in plan.tracks
+    }
+    queried = {query.strip() for track in plan.tracks for query in track.queries}
+    found: list[ResearchTrack] = []
+    for source in parse_search_results(search_results):
+        name = _page_name(source)
+        # A page whose title (with the manual's name) shares no word with the question is
+        # not one of its parts.
+        if len(name) < 3 or not _words(source.title) & asked:
+            continue
+        if _folded(name) in taken or source.locator in queried:
+            continue
+        taken.add(_folded(name))
+        found.append(ResearchTrack(title=name, section=name, queries=[source.locator, name]))
+    return found
+
+
+def _page_name(source: Source) -> str:
+    name = _TITLE_TAIL.sub("", _SECTION_NUMBER.sub("", source.title)).strip()
+    if len(name) > TITLE_CHARS:
+        name = name[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(",;:")
+    return name
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split()).casefold()

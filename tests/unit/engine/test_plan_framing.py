@@ -1,0 +1,110 @@
+"""Tracks that name a report's parts ("Introduction", "Methodology") instead of the subject's
+give way to the pages the planner's searches found."""
+
+from __future__ import annotations
+
+from engine.nodes.plan_framing import is_framing, with_subject_tracks
+from engine.schemas import ResearchPlan, ResearchTrack
+
+QUESTION = (
+    "How does PostgreSQL autovacuum decide when to vacuum and analyze a table, "
+    "and which settings control it?"
+)
+# The plan the bundled 1.5B drafted for QUESTION over the PostgreSQL pages (2026-11-30).
+RESULTS_SENTENCE = (
+    "The research will focus on the thresholds that determine when autovacuum runs and the "
+    "settings that influence its behavior."
+)
+FRAMING_PLAN = ResearchPlan(
+    scope="To understand how PostgreSQL's autovacuum decides when to vacuum and analyze a table",
+    tracks=[
+        ResearchTrack(title="Introduction", section="Introduction", queries=[QUESTION]),
+        ResearchTrack(
+            title="Methodology",
+            section="Methodology",
+            queries=[
+                "To understand how PostgreSQL's autovacuum decides when to vacuum and analyze a "
+                "table, I will conduct a detailed analysis of the PostgreSQL documentation."
+            ],
+        ),
+        ResearchTrack(title="Results", section="Results", queries=[RESULTS_SENTENCE]),
+        ResearchTrack(title="Conclusion", section="Conclusion", queries=[RESULTS_SENTENCE]),
+    ],
+)
+# What the planner was shown: the search tool's format, best results first.
+SEARCH_RESULTS = """### How does PostgreSQL autovacuum decide when to vacuum and analyze a table?
+Search results for "How does PostgreSQL autovacuum decide when to vacuum and analyze a table?":
+
+[1] 20.10. Automatic Vacuuming
+Document: runtime-config-autovacuum.html
+If -1 is specified, autovacuum will not trigger a VACUUM operation on any tables.
+
+[2] 20.12. Lock Management
+Document: runtime-config-locks.html
+Ideally the setting should exceed your typical transaction time.
+
+[3] 25.1. Routine Vacuuming
+Document: routine-vacuuming.html
+Temporary tables cannot be accessed by autovacuum.
+
+[4] 25.1. Routine Vacuuming
+Document: routine-vacuuming.html
+PostgreSQL has an optional but highly recommended feature called autovacuum.
+
+[5] VACUUM
+Document: sql-vacuum.html
+PostgreSQL includes an autovacuum facility which can automate routine vacuum maintenance."""
+
+
+SUBJECT = ResearchPlan(
+    scope="Autovacuum",
+    tracks=[
+        ResearchTrack(title=t, section=t, queries=[f"autovacuum {t.lower()}"])
+        for t in ("Thresholds", "Scale factors", "Cost limits")
+    ],
+)
+
+
+def test_a_track_named_after_a_part_of_the_report_is_framing() -> None:
+    assert [is_framing(track, QUESTION) for track in FRAMING_PLAN.tracks] == [True] * 4
+
+
+def test_a_track_named_after_its_subject_is_not() -> None:
+    thresholds = ResearchTrack(
+        title="Thresholds", section="Thresholds", queries=["autovacuum_vacuum_threshold"]
+    )
+    wraparound = ResearchTrack(
+        title="Transaction ID wraparound", section="Wraparound", queries=["vacuum freeze xid"]
+    )
+    assert not is_framing(thresholds, QUESTION), "a code name counts by its parts"
+    # A subtopic in words of its own is framing by words alone; one such track is no outline.
+    assert is_framing(wraparound, QUESTION)
+    plan = FRAMING_PLAN.model_copy(update={"tracks": [wraparound, *FRAMING_PLAN.tracks[1:]]})
+    assert with_subject_tracks(plan, QUESTION, SEARCH_RESULTS).tracks[0] != wraparound
+    lone = plan.model_copy(update={"tracks": [wraparound, *SUBJECT.tracks]})
+    assert with_subject_tracks(lone, QUESTION, SEARCH_RESULTS) is lone
+
+
+def test_framing_tracks_give_way_to_the_pages_found_in_rank_order() -> None:
+    plan = with_subject_tracks(FRAMING_PLAN, QUESTION, SEARCH_RESULTS)
+    assert [(t.title, t.queries) for t in plan.tracks] == [
+        ("Automatic Vacuuming", ["runtime-config-autovacuum.html", "Automatic Vacuuming"]),
+        ("Routine Vacuuming", ["routine-vacuuming.html", "Routine Vacuuming"]),
+        ("VACUUM", ["sql-vacuum.html", "VACUUM"]),
+    ], "a page sharing no word with the question (Lock Management) is no part of it"
+
+
+def test_with_fewer_pages_than_framing_tracks_the_plan_keeps_its_minimum() -> None:
+    one_page = SEARCH_RESULTS.split("\n\n[2]")[0]
+    plan = with_subject_tracks(FRAMING_PLAN, QUESTION, one_page)
+    assert [t.title for t in plan.tracks] == [
+        "Automatic Vacuuming",
+        "Methodology",
+        "Results",
+        "Conclusion",
+    ]
+
+
+def test_a_plan_of_the_subject_or_without_search_results_is_left_alone() -> None:
+    assert with_subject_tracks(SUBJECT, QUESTION, SEARCH_RESULTS) is SUBJECT
+    assert with_subject_tracks(FRAMING_PLAN, QUESTION, "") is FRAMING_PLAN
