@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
+from engine.text.pointers import without_pointers
 from engine.text.sentences import PROSE_SENTENCE_BREAK
 from engine.tools.rerank import score_chunks
 
@@ -31,10 +32,11 @@ SAME_STATEMENT = 0.8
 
 
 def sentences_of(passage: str) -> list[str]:
-    """The whole sentences of a passage, of a length worth quoting."""
+    """The whole sentences of a passage, of a length worth quoting, without what only sends
+    the reader elsewhere ("See Section 25.1.")."""
     found = []
-    for sentence in _SENTENCE_END.split(" ".join(passage.split())):
-        sentence = sentence.strip()
+    for piece in _SENTENCE_END.split(" ".join(passage.split())):
+        sentence = without_pointers(piece.strip())
         if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS and sentence[-1] in ".!?":
             found.append(sentence)
     return found

@@ -8,7 +8,8 @@ word is in the source, so grounding keeps it, and the writer is handed a title o
 evidence. The table cells before a sentence go and the sentence stays; a sentence that says
 nothing but the names and locators of its sources is no finding at all, and neither is one
 that says nothing but the words of the task it was given ("The research as a whole covers
-Apache httpd directives that control response compression and caching.").
+Apache httpd directives that control response compression and caching."), nor one that only
+sends the reader to another part of the manual (engine.text.pointers).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from engine.text.pointers import without_pointers
 from engine.text.words import content_words
 
 # Cells of a table flattened into the text, up to the last bar before the sentence.
@@ -39,7 +41,7 @@ def finding_text(claim: str, source_names: Iterable[str]) -> str:
     words = content_words(text)
     if words and words <= named:
         return ""
-    return text
+    return without_pointers(text)
 
 
 def restates_task(claim: str, task: str) -> bool:

@@ -10,6 +10,7 @@ import math
 import re
 from functools import lru_cache
 
+from engine.text.pointers import without_pointers
 from engine.text.stopwords import QUESTION_STOPWORDS, is_question_stopword
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
@@ -234,7 +235,8 @@ def quotable(sentence: str, *, short_ok: bool = False) -> bool:
     if _INNER_BOUNDARY_RE.search(_ABBREVIATION_RE.sub("", sentence[:-1])):
         return False
     letters = sum(ch.isalnum() or ch.isspace() or ch in ".,:'’" for ch in sentence)
-    return letters / len(sentence) >= 0.85
+    # "See Section 25.1 for details.": a pointer to another page states nothing.
+    return letters / len(sentence) >= 0.85 and bool(without_pointers(sentence))
 
 
 def without_boilerplate(sentence: str) -> str | None:
