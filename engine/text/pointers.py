@@ -16,6 +16,18 @@ import re
 
 _DIRECTS = r"(?:see(?:\s+also)?|refer\s+to|consult)"
 _WHERE = r"(?:described|explained|covered|discussed|documented|detailed|listed|shown)"
+# Where a manual says something is written about: another part of it ("in Section 25.1",
+# "in Chapter 9", "in git-config(1)", "in PEP 475", "in the following subsections",
+# "below"), not a manner ("listed in alphabetical order", "shown in bold").
+_PART = (
+    r"(?:section|chapter|table|appendix|page|subsection|part|documentation|manual|reference"
+    r"|man\s+page|following|next|previous|preceding)s?"
+)
+_PLACE = (
+    r"(?:(?:in\s+(?:more\s+)?detail\s+)?(?:below|above|elsewhere|later|earlier)"
+    rf"|(?:in|under|at)\s+(?:more\s+detail\s+in\s+)?(?:the\s+)?(?:{_PART}\b"
+    r"|(?-i:[A-Z0-9])|[\w.-]+\(\d\w*\)))"
+)
 # The sentence is the pointer: "See X …", "For more information (about Y), see X."
 _POINTER_SENTENCE = re.compile(
     rf"^\s*(?:(?:for|to\s+learn)\b[^.;:]{{0,120}}?,\s*)?{_DIRECTS}\b", re.IGNORECASE
@@ -23,18 +35,15 @@ _POINTER_SENTENCE = re.compile(
 # "This setting is described in detail below.", "The syntax is explained in Section 8.3.":
 # a short subject and where it is written about, nothing about it.
 _WHERE_SENTENCE = re.compile(
-    rf"^\s*(?:\S+\s+){{1,5}}(?:is|are)\s+(?:\w+\s+)?{_WHERE}\s+(?:\w+\s+){{0,2}}?"
-    r"(?:in|under|at|below|above)\b",
-    re.IGNORECASE,
+    rf"^\s*(?:\S+\s+){{1,5}}(?:is|are)\s+(?:\w+\s+)?{_WHERE}\s+{_PLACE}", re.IGNORECASE
 )
 # A pointing clause inside a sentence that says something else.
 _POINTER_CLAUSES = (
     # "(see Section 25.1)", "(described in Chapter 3)"
-    re.compile(rf"\s*\(\s*(?:{_DIRECTS}|{_WHERE}\s+(?:in|under|at))\b[^()]*\)", re.IGNORECASE),
+    re.compile(rf"\s*\(\s*(?:{_DIRECTS}\b|{_WHERE}\s+{_PLACE})[^()]*\)", re.IGNORECASE),
     # ", which is described in Section 25.1.6", ", as explained below"
     re.compile(
-        rf",\s*(?:which|that|as)\s+(?:(?:is|are)\s+)?{_WHERE}\s+(?:in|under|at|below|above)\b"
-        r"[^,;]*?(?=[.;!?]?\s*$)",
+        rf",\s*(?:which|that|as)\s+(?:(?:is|are)\s+)?{_WHERE}\s+{_PLACE}[^,;]*?(?=[.;!?]?\s*$)",
         re.IGNORECASE,
     ),
 )

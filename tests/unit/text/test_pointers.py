@@ -59,6 +59,9 @@ def test_a_pointing_clause_is_cut_from_a_sentence_that_states_something(
         "To see the effect, run VACUUM VERBOSE on the table.",
         "As shown in the example above, the loop runs forever.",
         "Queues can be used to distribute workload between several concurrent tasks.",
+        # Listed or shown in a manner, not in another part of the manual.
+        "Entries are listed in alphabetical order by their name.",
+        "The key is shown in bold in the output.",
     ],
 )
 def test_see_as_a_verb_of_the_sentence_is_no_pointer(sentence: str) -> None:
