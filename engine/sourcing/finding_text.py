@@ -26,6 +26,8 @@ _TABLE_RUN = re.compile(r"^\s*\|.*\|\s*")
 _LOCATOR_LABELS = frozenset({"document", "url", "source", "title", "page"})
 # What is left of a table row once its cells go must still be a sentence to be a finding.
 MIN_SENTENCE_WORDS = 4
+# A finding names something and says something of it ("Default: 30." has both).
+MIN_CONTENT_WORDS = 2
 
 
 def finding_text(claim: str, source_names: Iterable[str]) -> str:
@@ -40,6 +42,9 @@ def finding_text(claim: str, source_names: Iterable[str]) -> str:
     named = {word for name in source_names for word in content_words(name)} | _LOCATOR_LABELS
     words = content_words(text)
     if words and words <= named:
+        return ""
+    # "3.": a list item's number or a lone value says nothing about anything.
+    if len(words) < MIN_CONTENT_WORDS:
         return ""
     return without_pointers(text)
 

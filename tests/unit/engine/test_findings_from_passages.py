@@ -33,6 +33,8 @@ PAGE = (
         f"{TITLE}",
         # Table cells with no sentence after them.
         "| Status: | Extension | | Module: | mod_brotli |",
+        # A list item's number written back as a finding (the 1.5B, PostgreSQL pages).
+        "3.",
     ],
 )
 def test_a_claim_that_only_names_its_source_or_holds_table_cells_is_no_finding(
@@ -54,6 +56,7 @@ def test_table_cells_before_a_sentence_go_and_the_sentence_stays() -> None:
 def test_a_statement_that_also_names_its_source_is_kept_as_written() -> None:
     claim = "mod_brotli compresses responses with the Brotli format before they reach the client."
     assert finding_text(claim, [TITLE, LOCATOR]) == claim
+    assert finding_text("Default: 30.", [TITLE, LOCATOR]) == "Default: 30.", "short, but says"
 
 
 def _findings(reply: str, topic: str, max_claims: int = 3) -> list[str]:
