@@ -30,7 +30,9 @@ _PLACE = (
 )
 # The sentence is the pointer: "See X …", "For more information (about Y), see X."
 _POINTER_SENTENCE = re.compile(
-    rf"^\s*(?:(?:for|to\s+learn)\b[^.;:]{{0,120}}?,\s*)?{_DIRECTS}\b", re.IGNORECASE
+    r"^\s*(?:for\s+(?:more|further|additional)\s+(?:information|details)\b[^.;:,]{0,100}?,?\s*"
+    rf"|(?:for|to\s+learn)\b[^.;:]{{0,120}}?,\s*)?{_DIRECTS}\b",
+    re.IGNORECASE,
 )
 # "This setting is described in detail below.", "The syntax is explained in Section 8.3.":
 # a short subject and where it is written about, nothing about it.

@@ -14,6 +14,7 @@ from engine.text.pointers import without_pointers
     [
         # Seen in deep reports over the PostgreSQL pages on the bundled 1.5B.
         "For more information about automatic and manual vacuuming, see Section 25.1.",
+        "For more information see Section 25.1.5.1.",
         "See ANALYZE for more details about its processing.",
         "Refer to Section 25.1.6 for more information.",
         "See also git-add(1) for a more user-friendly way to do some operations on the index.",
