@@ -65,23 +65,23 @@ def test_evidence_keeps_only_retrieved_sources_and_respects_both_caps():
         urls=["https://alpha.example.org/article-1", "https://beta.example.org/x"]
     )
     text = (
-        "One [1][2][3]. Two [1]. Three [2]. Four [3].\n\nSources:\n"
+        "Alpha one holds [1][2][3]. Alpha two holds [1]. Beta three holds [2]. Gamma four holds [3].\n\nSources:\n"
         "[1] https://alpha.example.org/article-1\n[2] https://beta.example.org/x\n"
         "[3] https://never-retrieved.example.com/"
     )
     records = evidence_from_text(text, registry, unit_id="u", max_claims=2, max_sources_per_claim=1)
     assert [(r.claim, r.source_urls) for r in records] == [
-        ("One.", ["https://alpha.example.org/article-1"]),
-        ("Two.", ["https://alpha.example.org/article-1"]),
+        ("Alpha one holds.", ["https://alpha.example.org/article-1"]),
+        ("Alpha two holds.", ["https://alpha.example.org/article-1"]),
     ]
     everything = evidence_from_text(
         text, registry, unit_id="u", max_claims=10, max_sources_per_claim=5
     )
     assert [r.claim for r in everything] == [
-        "One.",
-        "Two.",
-        "Three.",
-    ]  # "Four" cites nothing retrieved
+        "Alpha one holds.",
+        "Alpha two holds.",
+        "Beta three holds.",
+    ]  # "four" cites nothing retrieved
     assert everything[0].source_urls == [
         "https://alpha.example.org/article-1",
         "https://beta.example.org/x",
