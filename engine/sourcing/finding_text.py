@@ -22,7 +22,7 @@ from engine.text.words import content_words
 
 # Cells of a table flattened into the text, up to the last bar before the sentence.
 _TABLE_RUN = re.compile(r"^\s*\|.*\|\s*")
-_HEADING_MARKS = re.compile(r"^#{1,6}\s+")
+_LEADING_MARKS = re.compile(r"^(?:#{1,6}\s+|(?:\[…\]|…)\s*)+")
 # The labels a search result's header lines carry ("Document: x.html", "URL: …").
 _LOCATOR_LABELS = frozenset({"document", "url", "source", "title", "page"})
 # What is left of a table row once its cells go must still be a sentence to be a finding.
@@ -34,8 +34,9 @@ MIN_CONTENT_WORDS = 2
 def finding_text(claim: str, source_names: Iterable[str]) -> str:
     """`claim` as a finding: without table cells before its sentence; "" when nothing is left
     but table cells, or the titles and locators of its sources (`source_names`)."""
-    # "## Note This option is only available for …": a heading's marks are not its words.
-    text = _HEADING_MARKS.sub("", claim.strip())
+    # "## Note This option is only available for …": a heading's marks are not its words,
+    # nor is the gap mark a fetched page's excerpts carry ("[…] The usual goal of …").
+    text = _LEADING_MARKS.sub("", claim.strip())
     table = _TABLE_RUN.match(text)
     if table is not None:
         text = text[table.end() :].strip()

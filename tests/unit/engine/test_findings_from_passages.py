@@ -59,6 +59,8 @@ def test_a_statement_that_also_names_its_source_is_kept_as_written() -> None:
     assert finding_text("Default: 30.", [TITLE, LOCATOR]) == "Default: 30.", "short, but says"
     noted = "## Note This option is only available for servers running PostgreSQL 13 and later."
     assert finding_text(noted, [TITLE, LOCATOR]) == noted.removeprefix("## ")
+    gap = "[…] The usual goal of routine vacuuming is to do standard VACUUMs often enough."
+    assert finding_text(gap, [TITLE, LOCATOR]) == gap.removeprefix("[…] ")
 
 
 def _findings(reply: str, topic: str, max_claims: int = 3) -> list[str]:

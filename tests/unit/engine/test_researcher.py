@@ -65,7 +65,8 @@ def test_evidence_keeps_only_retrieved_sources_and_respects_both_caps():
         urls=["https://alpha.example.org/article-1", "https://beta.example.org/x"]
     )
     text = (
-        "Alpha one holds [1][2][3]. Alpha two holds [1]. Beta three holds [2]. Gamma four holds [3].\n\nSources:\n"
+        "Alpha one holds [1][2][3]. Alpha two holds [1]. Beta three holds [2]. "
+        "Gamma four holds [3].\n\nSources:\n"
         "[1] https://alpha.example.org/article-1\n[2] https://beta.example.org/x\n"
         "[3] https://never-retrieved.example.com/"
     )
