@@ -81,6 +81,8 @@ class PlanProposed(_Event):
     # helps decide: a front end shows which tracks the limit leaves out.
     max_research_units: int = Field(default=0, ge=0)
     requests: list[str] = Field(default_factory=list)
+    # Tracks the person edited at earlier reviews of this plan: they are researched first.
+    edited_tracks: list[str] = Field(default_factory=list)
 
 
 class PlanApproved(_Event):

@@ -45,10 +45,22 @@ def tracks_over_limit(
     plan: ResearchPlan,
     max_units: int,
     requests: list[str] | None = None,
+    edited_before: list[str] | None = None,
 ) -> list[int]:
     """Indexes of `plan`'s tracks that research would not reach: the engine dispatches one
-    unit per track, in `track_order`, and stops at `max_units` (0: no limit known)."""
+    unit per track, in `track_order`, and stops at `max_units` (0: no limit known).
+    `edited_before`: titles of tracks the person edited at earlier reviews of this plan."""
     if max_units <= 0 or len(plan.tracks) <= max_units:
         return []
-    order = track_order(plan, requests, edited_tracks(proposed, plan))
+    order = track_order(plan, requests, edited_titles(proposed, plan, edited_before))
     return sorted(order[max_units:])
+
+
+def edited_titles(
+    proposed: ResearchPlan | None, plan: ResearchPlan, edited_before: list[str] | None = None
+) -> list[str]:
+    """The tracks the person wrote or changed: at earlier reviews (those still in `plan`),
+    then at this one."""
+    titles = {track.title for track in plan.tracks}
+    earlier = [title for title in edited_before or [] if title in titles]
+    return earlier + [title for title in edited_tracks(proposed, plan) if title not in earlier]

@@ -28,7 +28,7 @@ from engine.nodes.plan_edits import keep_edits
 from engine.nodes.plan_framing import with_subject_tracks
 from engine.nodes.plan_sections import with_named_sections
 from engine.nodes.topic import topic_shifted
-from engine.plan_order import edited_tracks
+from engine.plan_order import edited_titles
 from engine.prompts import (
     BRIEF_PROMPT,
     CLARIFY_PROMPT,
@@ -206,6 +206,7 @@ async def review_plan(
             # What decides which tracks research reaches, so the review can show it.
             "max_research_units": deps_of(runtime).settings.max_researcher_iterations,
             "requests": list(state.get("plan_requests") or []),
+            "edited_tracks": list(state.get("plan_edited_tracks") or []),
         }
     )
     try:
@@ -244,12 +245,7 @@ def _edited_titles(state: ResearchState, edited: ResearchPlan) -> list[str]:
     """The tracks the person wrote or changed, with those they edited at earlier reviews."""
     shown = state.get("plan")
     proposed = ResearchPlan.model_validate(shown) if shown else None
-    earlier = [t for t in state.get("plan_edited_tracks") or [] if t in _titles(edited)]
-    return earlier + [t for t in edited_tracks(proposed, edited) if t not in earlier]
-
-
-def _titles(plan: ResearchPlan) -> set[str]:
-    return {track.title for track in plan.tracks}
+    return edited_titles(proposed, edited, state.get("plan_edited_tracks"))
 
 
 async def _grounding_results(deps: EngineDeps, question: str, brief: str) -> str:

@@ -40,6 +40,7 @@ def pause_events(interrupts: Any) -> list[Event]:
                     at=time.time(),
                     max_research_units=max(0, int(value.get("max_research_units") or 0)),
                     requests=[str(text) for text in value.get("requests") or []],
+                    edited_tracks=[str(title) for title in value.get("edited_tracks") or []],
                 )
             )
     return events

@@ -157,12 +157,17 @@ class PlanDraft:
         tracks[index], tracks[target] = tracks[target], tracks[index]
         return self._try(tracks)
 
-    def over_limit(self, max_units: int, requests: list[str] | None = None) -> list[int]:
+    def over_limit(
+        self,
+        max_units: int,
+        requests: list[str] | None = None,
+        edited_before: list[str] | None = None,
+    ) -> list[int]:
         """Indexes of the tracks research would not reach with `max_units` units, as the draft
         stands (its edited and added tracks go first, as the engine dispatches them)."""
         from engine.plan_order import tracks_over_limit
 
-        return tracks_over_limit(self.original, self.plan, max_units, requests)
+        return tracks_over_limit(self.original, self.plan, max_units, requests, edited_before)
 
     def reset(self) -> None:
         """Drop every edit and go back to the plan as proposed."""

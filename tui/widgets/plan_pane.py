@@ -92,7 +92,7 @@ class PlanPane(Vertical, can_focus=True):
         # Titles of tracks research ended without, and why ("enough evidence").
         self._unresearched: tuple[set[str], str] = (set(), "")
         # The research unit limit and the feedback so far, which decide what research reaches.
-        self._limit: tuple[int, list[str]] = (0, [])
+        self._limit: tuple[int, list[str], list[str]] = (0, [], [])
 
     def compose(self) -> ComposeResult:
         yield Static(Text(NO_PLAN_YET, style="dim"), id="plan-summary")
@@ -120,14 +120,15 @@ class PlanPane(Vertical, can_focus=True):
         note: str = "",
         unit_limit: int = 0,
         requests: list[str] | None = None,
+        edited_before: list[str] | None = None,
     ) -> None:
-        """`unit_limit` and `requests` (the feedback so far) let the review mark the tracks
-        research would not reach."""
+        """`unit_limit`, `requests` (the feedback so far) and `edited_before` (tracks edited at
+        earlier reviews) let the review mark the tracks research would not reach."""
         from tui.view.plan_draft import PlanDraft
 
         was_editing = self._editor is not None
         self.draft = PlanDraft(plan)
-        self._limit = (unit_limit, list(requests or []))
+        self._limit = (unit_limit, list(requests or []), list(edited_before or []))
         self.revision = revision
         self.reviewing = reviewing
         self.outcome = "approved"
@@ -219,8 +220,12 @@ class PlanPane(Vertical, can_focus=True):
         if self.draft.changed or self.approved_edited:
             # On the status line: after the scope it read as part of the scope's last line.
             summary.append("  (edited)", style="italic yellow")
-        unit_limit, requests = self._limit
-        over = set(self.draft.over_limit(unit_limit, requests)) if self.reviewing else set()
+        unit_limit, requests, edited_before = self._limit
+        over = (
+            set(self.draft.over_limit(unit_limit, requests, edited_before))
+            if self.reviewing
+            else set()
+        )
         if over:
             # Said where it is read first: the last tracks may be below the pane's bottom.
             tracks = "1 track" if len(over) == 1 else f"{len(over)} tracks"

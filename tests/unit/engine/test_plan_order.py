@@ -39,3 +39,10 @@ def test_an_edited_track_goes_first_and_pushes_another_out() -> None:
 def test_tracks_the_feedback_names_go_before_the_rest() -> None:
     assert tracks_over_limit(PROPOSED, PROPOSED, 3, ["more on compaction please"]) == [3]
     assert tracks_over_limit(PROPOSED, PROPOSED, 2, ["durability matters most"]) == [1, 2]
+
+
+def test_tracks_edited_at_an_earlier_review_still_go_first() -> None:
+    """The engine remembers what the person edited before a revision; so does the count."""
+    assert tracks_over_limit(PROPOSED, PROPOSED, 3, edited_before=["durability"]) == [2]
+    gone = tracks_over_limit(PROPOSED, PROPOSED, 3, edited_before=["a track since deleted"])
+    assert gone == [3]

@@ -91,6 +91,22 @@ async def test_revise_drafts_a_new_plan_with_the_feedback_and_reviews_it_again(t
     [opening] = [e for e in first if isinstance(e, PlanProposed)]
     assert (opening.max_research_units, opening.requests) == (2, [])
     assert (proposal.max_research_units, proposal.requests) == (2, ["focus on costs"])
+    assert opening.edited_tracks == [] and proposal.edited_tracks == []
+
+
+async def test_a_track_edited_before_a_revision_is_named_to_the_next_review(tmp_path: Path):
+    settings = make_settings(tmp_path)
+    scenario = Scenario(tracks=3)
+    async with open_session(settings, deps=scenario.deps(settings)) as session:
+        first = await collect(session.start("Compare alpha and beta", mode="deep"))
+        plan = next(e for e in first if isinstance(e, PlanProposed)).plan
+        edited = plan.model_copy(deep=True)
+        edited.tracks[2] = edited.tracks[2].model_copy(update={"title": "Edited gamma track"})
+        revised = await collect(
+            session.review_plan(PlanDecision(action="revise", feedback="more", plan=edited))
+        )
+    [proposal] = [e for e in revised if isinstance(e, PlanProposed)]
+    assert proposal.edited_tracks == ["Edited gamma track"]
 
 
 async def test_cancel_ends_the_run_cancelled_without_research(tmp_path: Path):

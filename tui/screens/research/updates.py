@@ -174,6 +174,7 @@ class EngineUpdates(ResearchScreenBase):
             note=note,
             unit_limit=event.max_research_units,
             requests=event.requests,
+            edited_before=event.edited_tracks,
         )
         plan.focus()
         if self._is_small():
