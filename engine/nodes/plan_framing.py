@@ -80,8 +80,12 @@ def _unplanned_pages(plan: ResearchPlan, question: str, search_results: str) -> 
             continue
         if _folded(name) in taken or source.locator in queried:
             continue
+        try:
+            page = ResearchTrack(title=name, section=name, queries=[source.locator, name])
+        except ValidationError:  # a locator longer than a query may be
+            continue
         taken.add(_folded(name))
-        found.append(ResearchTrack(title=name, section=name, queries=[source.locator, name]))
+        found.append(page)
     return found
 
 

@@ -32,11 +32,15 @@ SAME_STATEMENT = 0.8
 
 
 def sentences_of(passage: str) -> list[str]:
-    """The whole sentences of a passage, of a length worth quoting, without what only sends
+    """The whole sentences of a passage, of a length worth quoting, less those that only send
     the reader elsewhere ("See Section 25.1.")."""
     found = []
     for piece in _SENTENCE_END.split(" ".join(passage.split())):
-        sentence = without_pointers(piece.strip())
+        sentence = piece.strip()
+        # Quoted word for word: a sentence that only points goes, one that also says
+        # something stays whole (a cut sentence would no longer be the source's).
+        if not without_pointers(sentence):
+            continue
         if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS and sentence[-1] in ".!?":
             found.append(sentence)
     return found

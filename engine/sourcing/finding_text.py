@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 
 from engine.text.pointers import without_pointers
+from engine.text.sentences import PROSE_SENTENCE_BREAK_RE
 from engine.text.words import content_words
 
 # Cells of a table flattened into the text, up to the last bar before the sentence.
@@ -49,7 +50,8 @@ def finding_text(claim: str, source_names: Iterable[str]) -> str:
     # "3.": a list item's number or a lone value says nothing about anything.
     if len(words) < MIN_CONTENT_WORDS:
         return ""
-    return without_pointers(text)
+    kept = [without_pointers(part) for part in PROSE_SENTENCE_BREAK_RE.split(text)]
+    return " ".join(part for part in kept if part)
 
 
 def restates_task(claim: str, task: str) -> bool:

@@ -38,3 +38,8 @@ def test_a_question_with_words_of_its_own_is_asked(clarification: str) -> None:
 
 def test_a_question_of_stopwords_only_is_left_to_the_model() -> None:
     assert not asks_the_question_back("What do you mean?", QUESTION)
+
+
+def test_versions_count_as_words_of_its_own() -> None:
+    asked = "How do I configure gzip compression in nginx?"
+    assert not asks_the_question_back("For nginx 1.x or 2.x?", asked)

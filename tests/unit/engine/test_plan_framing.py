@@ -108,3 +108,11 @@ def test_with_fewer_pages_than_framing_tracks_the_plan_keeps_its_minimum() -> No
 def test_a_plan_of_the_subject_or_without_search_results_is_left_alone() -> None:
     assert with_subject_tracks(SUBJECT, QUESTION, SEARCH_RESULTS) is SUBJECT
     assert with_subject_tracks(FRAMING_PLAN, QUESTION, "") is FRAMING_PLAN
+
+
+def test_a_page_whose_locator_is_no_valid_query_is_passed_over() -> None:
+    long_url = "[1] Autovacuum tuning guide\nURL: https://example.com/" + "a" * 450 + "\nText.\n\n"
+    plan = with_subject_tracks(
+        FRAMING_PLAN, QUESTION, long_url + SEARCH_RESULTS.split("\n\n", 1)[1]
+    )
+    assert plan.tracks[0].title == "Automatic Vacuuming"

@@ -45,6 +45,11 @@ def test_a_sentence_that_only_points_elsewhere_is_none(sentence: str) -> None:
             "Autovacuum is enabled by default; see Section 20.10.",
             "Autovacuum is enabled by default.",
         ),
+        (
+            "In most cases the default works well, see Section 3.",
+            "In most cases the default works well.",
+        ),
+        ("Git stores config in files (see git-config(1)).", "Git stores config in files."),
     ],
 )
 def test_a_pointing_clause_is_cut_from_a_sentence_that_states_something(
@@ -63,6 +68,11 @@ def test_a_pointing_clause_is_cut_from_a_sentence_that_states_something(
         # Listed or shown in a manner, not in another part of the manual.
         "Entries are listed in alphabetical order by their name.",
         "The key is shown in bold in the output.",
+        # Found in review: a place followed by more to say, "see" as "find out".
+        "Some errors are listed below the table and must be fixed before upgrading.",
+        "Its value is shown under Settings in the admin panel.",
+        "See how the planner estimates costs by running EXPLAIN ANALYZE.",
+        "For example, see if the table is bloated.",
     ],
 )
 def test_see_as_a_verb_of_the_sentence_is_no_pointer(sentence: str) -> None:
@@ -75,10 +85,13 @@ def test_quoted_sentences_and_findings_leave_pointers_out() -> None:
         "For more information about automatic and manual vacuuming, see Section 25.1. "
         "The daemon runs VACUUM on each table that needs it, which is described in Section 25.1.6."
     )
+    # Quotes stay word for word: the pointer-only sentence goes, the other stays whole.
     assert sentences_of(passage) == [
         "Autovacuum checks for tables that have had a large number of updated tuples.",
-        "The daemon runs VACUUM on each table that needs it.",
+        "The daemon runs VACUUM on each table that needs it, which is described in Section 25.1.6.",
     ]
+    two = "See Section 25.1. Autovacuum runs every minute by default."
+    assert finding_text(two, []) == "Autovacuum runs every minute by default."
     assert (
         finding_text("See Section 25.1 for the autovacuum settings.", ["Routine Vacuuming"]) == ""
     )
