@@ -16,12 +16,12 @@ def track_order(
     """Track indexes in the order they are researched: the tracks the person edited at plan
     review first, then those their feedback names (most of its words first), then the rest in
     plan order."""
-    edited_titles = {title.casefold() for title in edited or []}
+    first = {title.casefold() for title in edited or []}
     asked = content_tokens(" ".join(requests or []))
 
     def rank(index: int) -> tuple[int, float, int]:
         track = plan.tracks[index]
-        if track.title.casefold() in edited_titles:
+        if track.title.casefold() in first:
             return (0, 0.0, index)
         words = content_tokens(f"{track.title} {track.section} {' '.join(track.queries)}")
         share = len(words & asked) / len(words) if words and asked else 0.0

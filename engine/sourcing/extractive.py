@@ -37,11 +37,11 @@ def sentences_of(passage: str) -> list[str]:
     found = []
     for piece in _SENTENCE_END.split(" ".join(passage.split())):
         sentence = piece.strip()
+        if not MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
+            continue
         # Quoted word for word: a sentence that only points goes, one that also says
         # something stays whole (a cut sentence would no longer be the source's).
-        if not without_pointers(sentence):
-            continue
-        if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS and sentence[-1] in ".!?":
+        if sentence[-1] in ".!?" and without_pointers(sentence):
             found.append(sentence)
     return found
 

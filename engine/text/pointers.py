@@ -37,7 +37,8 @@ _POINTER_SENTENCE = re.compile(
 # "This setting is described in detail below.", "The syntax is explained in Section 8.3.":
 # a short subject and where it is written about, nothing about it.
 _WHERE_SENTENCE = re.compile(
-    rf"^\s*(?:\S+\s+){{1,5}}(?:is|are)\s+(?:\w+\s+)?{_WHERE}\s+{_PLACE}\S*(?:\s+[^\s,;]+){{0,4}}[.!?]?\s*$",
+    rf"^\s*(?:\S+\s+){{1,5}}(?:is|are)\s+(?:\w+\s+)?{_WHERE}\s+{_PLACE}"
+    r"\S*(?:\s+[^\s,;]+){0,4}[.!?]?\s*$",
     re.IGNORECASE,
 )
 # A pointing clause inside a sentence that says something else.

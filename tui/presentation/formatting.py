@@ -35,10 +35,7 @@ def format_running(seconds: float) -> str:
     """Time so far of something still running, in whole seconds ("42s", "3m05s"): it
     changes every second, so a tenth would only flicker."""
     whole = max(0, int(seconds))
-    if whole < 60:
-        return f"{whole}s"
-    minutes, rest = divmod(whole, 60)
-    return f"{minutes}m{rest:02d}s"
+    return f"{whole}s" if whole < 60 else format_duration(whole)
 
 
 def format_clock(seconds: float) -> str:
