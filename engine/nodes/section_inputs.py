@@ -20,6 +20,8 @@ from engine.nodes.common import plan_of
 from engine.nodes.track_coverage import tracks_of_unit
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.schemas import ResearchPlan, ResearchTrack
+from engine.text.pointers import without_pointers
+from engine.text.sentences import PROSE_SENTENCE_BREAK_RE
 from engine.text.words import content_tokens
 
 PASSAGE_CHARS = 700
@@ -135,8 +137,14 @@ def best_passage(claim: str, texts: Sequence[str]) -> str:
 
 
 def _clip_around(text: str, claim: str) -> str:
-    """At most PASSAGE_CHARS of `text`, around where the claim's words are."""
-    text = " ".join(text.split())
+    """At most PASSAGE_CHARS of `text`, around where the claim's words are, less the sentences
+    that only send the reader elsewhere ("See Section 20.10 for more details."): a writer given
+    one repeats it, and the room is the passage's."""
+    text = " ".join(
+        sentence
+        for sentence in PROSE_SENTENCE_BREAK_RE.split(" ".join(text.split()))
+        if without_pointers(sentence)
+    )
     if len(text) <= PASSAGE_CHARS:
         return text
     words = content_tokens(claim)

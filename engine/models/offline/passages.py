@@ -34,6 +34,8 @@ _ITEM_MARK_RE = re.compile(r"(?:^|\s)[-*•]\s+(?=[^\s\d])|(?:^|(?<=[.!?:])\s+)\
 # A sentence begins after a full stop and a capital (where a dash may join its clauses).
 _SENTENCE_START_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _MIN_DASHED_WORDS = 5
+# A word of prose, not a code name (`log.unixTime:`, `name(`).
+_PLAIN_WORD_RE = re.compile(r"[a-z]+(?:\s|$)")
 # HTML that Markdown pages carry inline (`<a id="x"></a>`, `<code><b>x</b></code>`, `<sup>`):
 # markup, not words. Only the tags of HTML's text-level and layout elements, so that a
 # placeholder (`<name>`) or a generic type (`Promise<void>`) is left alone.
@@ -124,6 +126,12 @@ _OPTION_HEAD_RE = re.compile(
     r"^(?:--?[A-Za-z][\w-]*(?:[ =][A-Za-z_<>\[\].-]+)?)"
     r"(?:,\s*--?[A-Za-z][\w-]*(?:[ =][A-Za-z_<>\[\].-]+)?)*$"
 )
+# An option's head in synopsis notation: it opens with the option, bracketed or not, and every
+# word is a name, an option or a placeholder (`[-d] dbname [--dbname=]dbname`, `--index-version
+# \\<n>`), never prose.
+_BRACKETED_OPTION_RE = re.compile(r"^\[?--?[A-Za-z]")
+_OPTION_WORD_RE = re.compile(r"[\[\]\\<>=|.,\w-]+")
+_MAX_OPTION_HEAD_WORDS = 6
 _VERSION_NOTE_RE = re.compile(
     r"\b(?:New in version|Changed in version|Deprecated since version|Added in:?)\s+v?\d"
 )
@@ -153,6 +161,8 @@ class LabelledSentence:
     # True when the text starts a sentence though it may begin in lower case (`asyncio queues
     # are …` once the page furniture before it is dropped).
     opens: bool = False
+    # True for a table's row, read as its cells under its first cell.
+    row: bool = False
 
 
 def clean_markup(text: str) -> str:
@@ -212,7 +222,10 @@ def _pieces(block: str) -> list[str]:
     start = 0
     for mark in _ITEM_MARK_RE.finditer(flat):
         before = flat[start : mark.start()].strip()
-        if mark.group(0).strip() == "-" and _dash_in_sentence(before, flat[mark.end() :]):
+        marker = mark.group(0).strip()
+        if marker == "-" and _dash_in_sentence(before, flat[mark.end() :]):
+            continue
+        if marker == "*" and _times_in_sentence(before, flat[mark.end() :]):
             continue
         parts.append(before)
         start = mark.end()
@@ -231,9 +244,29 @@ def _dash_in_sentence(before: str, after: str) -> bool:
     return sentence[:1].isupper() and len(sentence.split()) >= _MIN_DASHED_WORDS
 
 
+def _times_in_sentence(before: str, after: str) -> bool:
+    """Whether a spaced star multiplies inside a sentence ("vacuum threshold = vacuum base
+    threshold + vacuum scale factor * number of tuples where …"): as with a dash, words have
+    run on unfinished before it and go on in lower case after it. A passage may begin inside
+    the formula, so the sentence need not open with a capital; a list of short items (`* json
+    * yaml`) is still a list, and so is an item that opens with a code name (`* log.unixTime:
+    …`) or follows an item's closing note (`(Default) * …`)."""
+    if not re.search(r"\w$", before) or not _PLAIN_WORD_RE.match(after):
+        return False
+    sentence = _SENTENCE_START_RE.split(before)[-1]
+    return len(sentence.split()) >= _MIN_DASHED_WORDS
+
+
 def _option_label(piece: str) -> str | None:
-    """`-p, --pattern pattern` -> `-p, --pattern`: a command-line option's head, else None."""
-    if not _OPTION_HEAD_RE.match(piece):
+    """`-p, --pattern pattern` -> `-p, --pattern`: a command-line option's head, else None.
+    A head that writes its optional parts in brackets or its value as a placeholder
+    (`[-d] dbname [--dbname=]dbname`, `--index-version \\<n>`) is one too: nothing but code."""
+    words = piece.split()
+    if not _OPTION_HEAD_RE.match(piece) and not (
+        _BRACKETED_OPTION_RE.match(piece)
+        and len(words) <= _MAX_OPTION_HEAD_WORDS
+        and all(_OPTION_WORD_RE.fullmatch(word) for word in words)
+    ):
         return None
     return ", ".join(_OPTION_NAME_RE.findall(piece))
 
@@ -362,7 +395,7 @@ def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
         rows, before, after = table
         found += _block_sentences(before, reader)
         for first, rest in rows:
-            found.append(LabelledSentence(rest, first, True, reader.label))
+            found.append(LabelledSentence(rest, first, True, reader.label, row=True))
         return found + _block_sentences(after, reader)
     pieces = _pieces(text)
     for number, raw_piece in enumerate(pieces):

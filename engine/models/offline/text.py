@@ -24,7 +24,11 @@ _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NAME_PART_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*")
 _CITATION_MARK_RE = re.compile(r"\[\^?\d+(?:\s*[-,]\s*\d+)*\]")
 # A sentence ends at . ! or ? followed by whitespace and an upper-case letter, a digit or a quote.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# Not after "e.g." or "i.e." ("(e.g. HTTP version)"): an abbreviation that never ends one.
+_SENTENCE_END_RE = re.compile(
+    r"(?<=[.!?])(?<!(?i:\be\.g\.))(?<!(?i:\bi\.e\.))(?<!(?i:\bcf\.))(?<!(?i:\bvs\.))\s+"
+    r"(?=[A-Z0-9\"'(])"
+)
 # "-es" is a suffix of its own only after a hiss (classes, boxes, matches); queues, lines and
 # differences only add an "s".
 _SIBILANT_ES = ("sses", "xes", "zes", "ches", "shes")

@@ -58,3 +58,67 @@ def test_list_items_and_table_cells_run_together_are_sentences_of_their_own() ->
         "Store the compression ratio (output/input * 100) in the note.",
         "This is the default, if the type argument is omitted by the configuration.",
     ]
+
+
+SETTINGS_LIST = (
+    "These settings control the autovacuum feature. - autovacuum_vacuum_threshold (integer) - "
+    "Specifies the minimum number of updated or deleted tuples needed to trigger a VACUUM in any "
+    "one table. The default is 50 tuples. - autovacuum_vacuum_scale_factor (floating point) - "
+    "Specifies a fraction of the table size to add to autovacuum_vacuum_threshold when deciding "
+    "whether to trigger a VACUUM. The default is 0.2 (20% of table size)."
+)
+
+
+def test_a_sentence_of_a_settings_list_is_quoted_under_the_setting_it_describes() -> None:
+    sentences = sentences_of(SETTINGS_LIST)
+
+    assert sentences == [
+        "These settings control the autovacuum feature.",
+        "autovacuum_vacuum_threshold: Specifies the minimum number of updated or deleted tuples "
+        "needed to trigger a VACUUM in any one table.",
+        "autovacuum_vacuum_threshold: The default is 50 tuples.",
+        # It names another setting, not its own: still quoted under its own.
+        "autovacuum_vacuum_scale_factor: Specifies a fraction of the table size to add to "
+        "autovacuum_vacuum_threshold when deciding whether to trigger a VACUUM.",
+        "autovacuum_vacuum_scale_factor: The default is 0.2 (20% of table size).",
+    ]
+
+
+def test_a_quote_of_a_settings_list_names_the_setting_the_topic_asks_about() -> None:
+    catalog = _catalog(("Automatic Vacuuming", "runtime-config-autovacuum.html", SETTINGS_LIST))
+
+    quoted = quoted_findings("autovacuum_vacuum_scale_factor default", catalog, 1)
+
+    assert quoted == "- autovacuum_vacuum_scale_factor: The default is 0.2 (20% of table size) [1]."
+
+
+def test_a_sentence_that_names_its_entry_is_quoted_as_it_stands() -> None:
+    passage = "- shared_buffers (integer) - Sets the amount of memory shared_buffers may use."
+
+    assert sentences_of(passage) == ["Sets the amount of memory shared_buffers may use."]
+
+
+def test_a_box_of_fields_is_not_quoted_and_an_example_in_parentheses_ends_no_sentence() -> None:
+    passage = (
+        "| Description: | Sets filename and format of log file | |---|---| | Syntax: | "
+        "CustomLog file|pipe format | | Module: | mod_log_config | "
+        "If it depends on other information than request headers (e.g. HTTP version), you "
+        "have to set the Vary header to the value of the request."
+    )
+
+    assert sentences_of(passage) == [
+        "If it depends on other information than request headers (e.g. HTTP version), you "
+        "have to set the Vary header to the value of the request."
+    ]
+
+
+def test_a_sentence_cut_inside_its_parentheses_is_not_quoted() -> None:
+    passage = (
+        "Alternatively: NUMERIC(precision) selects a scale of 0 for the column. (The SQL "
+        "standard requires a default scale of 0, i.e., coercion to integer precision. We find "
+        "this a bit useless.) Numeric columns with a declared scale coerce input values."
+    )
+
+    assert sentences_of(passage) == [
+        "Alternatively: NUMERIC(precision) selects a scale of 0 for the column."
+    ]

@@ -353,3 +353,23 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
             policy=policy,
         )
         assert summary == expected
+
+
+def test_a_passage_given_to_the_writer_leaves_out_sentences_that_only_point_elsewhere():
+    from engine.nodes.section_inputs import section_input
+
+    registry = SourceRegistry()
+    registry.add_url(
+        A,
+        "Tasks page",
+        "Task.cancel() requests that the task be cancelled. See Section 20.10 for more "
+        "details. The task then receives a CancelledError (see Section 4.2) at its next await.",
+    )
+
+    built = section_input("Cancellation", "Cancelling tasks", "q", RECORDS[:1], registry, 10_000)
+
+    assert [passage.text for passage in built.passages] == [
+        # A sentence that also says something stays whole, its pointer included.
+        "Task.cancel() requests that the task be cancelled. The task then receives a "
+        "CancelledError (see Section 4.2) at its next await."
+    ]

@@ -167,3 +167,31 @@ def test_emphasis_over_a_wrapped_line_is_dropped() -> None:
         "use in it (in order of\nexecution):"
     )
     assert clean_markup("a **strong\nword** here") == "a strong\nword here"
+
+
+def test_a_star_between_the_words_of_a_formula_multiplies_and_does_not_start_an_item() -> None:
+    passage = (
+        "vacuum threshold = vacuum base threshold + vacuum scale factor * number of tuples "
+        "where the vacuum base threshold is autovacuum_vacuum_threshold. "
+        "These are the following * log.timeFunctions.unixTime: Seconds since Unix epoch."
+    )
+
+    texts = [sentence.text for sentence in labelled_sentences(passage)]
+
+    assert texts[0].startswith("vacuum threshold = vacuum base threshold + vacuum scale factor *")
+    assert texts[0].endswith("is autovacuum_vacuum_threshold.")
+    assert "Seconds since Unix epoch." in texts  # a code name after a star still opens an item
+
+
+def test_an_option_head_in_synopsis_notation_labels_the_description_after_it() -> None:
+    passage = (
+        "- -a --all - Vacuum all databases. - [-d] *dbname* [--dbname=]*dbname* - Specifies the "
+        "name of the database to be cleaned. - --index-version \\<n> - Write the index out in "
+        "the named on-disk format version."
+    )
+
+    labels = {sentence.text: sentence.label for sentence in labelled_sentences(passage)}
+
+    assert labels["Vacuum all databases."] == "-a, --all"
+    assert labels["Specifies the name of the database to be cleaned."] == "-d, --dbname"
+    assert labels["Write the index out in the named on-disk format version."] == "--index-version"
