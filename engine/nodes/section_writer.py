@@ -30,8 +30,10 @@ from engine.nodes.section_inputs import SectionInput
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
+from engine.sourcing.finding_text import MIN_CONTENT_WORDS
 from engine.text.markers import SPACED_MARKER_RE
 from engine.text.sentences import PROSE_SENTENCE_BREAK
+from engine.text.words import content_words
 
 # A sentence of a section also ends at a line's end.
 _SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
@@ -119,6 +121,8 @@ def cited_sentences(
         locators = [known[i] for i in dict.fromkeys(claim.source_ids) if i in known]
         if not text or not locators or text.casefold() in seen:
             continue
+        if len(content_words(text)) < MIN_CONTENT_WORDS:
+            continue  # "3 [1].": a list number or a lone value written back says nothing
         seen.add(text.casefold())
         if text[-1] not in ".!?":
             text += "."

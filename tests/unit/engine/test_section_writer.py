@@ -373,3 +373,16 @@ def test_a_passage_given_to_the_writer_leaves_out_sentences_that_only_point_else
         "Task.cancel() requests that the task be cancelled. The task then receives a "
         "CancelledError (see Section 4.2) at its next await."
     ]
+
+
+def test_a_written_sentence_with_nothing_to_say_is_not_a_sentence_of_the_section():
+    from engine.nodes.section_writer import SourceNumbers, cited_sentences
+
+    claims = [
+        Claim(text="3.", source_ids=[1]),
+        Claim(text="Task.cancel() requests cancellation.", source_ids=[1]),
+    ]
+
+    kept = cited_sentences(claims, {1: A}, SourceNumbers())
+
+    assert kept == [("Task.cancel() requests cancellation.", [1])]
