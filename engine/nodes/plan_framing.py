@@ -29,6 +29,8 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s+")
 _TITLE_TAIL = re.compile(r"\s+[—|–-]\s+.*$")
 TITLE_CHARS = 80
 OUTLINE_TRACKS = 2
+# A title of this many words found word for word in a result is a sentence copied from it.
+COPIED_TITLE_WORDS = 6
 
 
 def _words(text: str) -> frozenset[str]:
@@ -42,7 +44,9 @@ def is_framing(track: ResearchTrack, question: str) -> bool:
 
 
 def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) -> ResearchPlan:
-    """`plan` with each framing track replaced by a page the search results found."""
+    """`plan` with each framing track replaced by a page the search results found, and each
+    track titled with a sentence copied from a result named after that result's page."""
+    plan = _pages_for_copied_titles(plan, search_results)
     framing = [i for i, track in enumerate(plan.tracks) if is_framing(track, question)]
     # An outline has several parts; one track whose title its queries do not repeat is more
     # likely a subtopic named in its own words ("Transaction ID wraparound").
@@ -63,6 +67,49 @@ def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) 
         return ResearchPlan.model_validate(raw)
     except ValidationError:  # a page's name a section already holds: the model's plan stands
         return plan
+
+
+def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> ResearchPlan:
+    """A track whose title is a sentence of a search result ("Note This option is only
+    available for servers running PostgreSQL 13 and later.", the 1.5B's copy of vacuumdb's
+    page) is titled after the page it copied: that is what it will research, and what the
+    person reviewing the plan must see. One whose page another track already names goes, while
+    the plan keeps its minimum of tracks."""
+    sources = parse_search_results(search_results)
+    tracks: list[ResearchTrack | None] = list(plan.tracks)
+    names = {_folded(track.title) for track in plan.tracks}
+    for index, track in enumerate(plan.tracks):
+        source = _copied_from(track.title, sources)
+        if source is None:
+            continue
+        name = _page_name(source)
+        if len(name) < 3 or _folded(name) in names:
+            tracks[index] = None
+            continue
+        names.add(_folded(name))
+        tracks[index] = track.model_copy(update={"title": name, "section": name})
+    kept = [track for track in tracks if track is not None]
+    if len(kept) < MIN_TRACKS:
+        kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
+    if kept == list(plan.tracks):
+        return plan
+    raw = plan.model_dump(mode="json")
+    raw["tracks"] = [track.model_dump(mode="json") for track in kept]
+    try:
+        return ResearchPlan.model_validate(raw)
+    except ValidationError:
+        return plan
+
+
+def _copied_from(title: str, sources: list[Source]) -> Source | None:
+    """The result one of whose passages holds `title` word for word, when the title is long
+    enough to be a sentence (a short one, "Automatic Vacuuming", is a page's own name)."""
+    folded = _folded(title).rstrip(".")
+    if len(folded.split()) < COPIED_TITLE_WORDS:
+        return None
+    return next(
+        (s for s in sources if any(folded in _folded(passage) for passage in s.passages)), None
+    )
 
 
 def _unplanned_pages(plan: ResearchPlan, question: str, search_results: str) -> list[ResearchTrack]:

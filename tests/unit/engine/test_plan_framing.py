@@ -116,3 +116,49 @@ def test_a_page_whose_locator_is_no_valid_query_is_passed_over() -> None:
         FRAMING_PLAN, QUESTION, long_url + SEARCH_RESULTS.split("\n\n", 1)[1]
     )
     assert plan.tracks[0].title == "Automatic Vacuuming"
+
+
+VACUUMDB_RESULT = """
+
+[6] vacuumdb
+Document: app-vacuumdb.html
+--buffer-usage-limit size Specifies the buffer ring size. Note This option is only available
+for servers running PostgreSQL 13 and later."""
+
+
+def test_a_track_titled_with_a_sentence_of_a_result_is_named_after_that_page() -> None:
+    copied = ResearchTrack(
+        title="Note This option is only available for servers running PostgreSQL 13 and later.",
+        section="Note",
+        queries=["vacuumdb options"],
+    )
+    plan = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, copied]})
+
+    renamed = with_subject_tracks(plan, QUESTION, SEARCH_RESULTS + VACUUMDB_RESULT)
+
+    assert [(t.title, t.section, t.queries) for t in renamed.tracks][-1] == (
+        "vacuumdb",
+        "vacuumdb",
+        ["vacuumdb options"],
+    )
+    assert renamed.tracks[:3] == SUBJECT.tracks
+
+
+def test_a_copied_title_whose_page_a_track_already_names_goes_while_the_plan_keeps_three() -> None:
+    copied = ResearchTrack(
+        title="PostgreSQL has an optional but highly recommended feature called autovacuum.",
+        section="Autovacuum",
+        queries=["autovacuum feature"],
+    )
+    routine = ResearchTrack(
+        title="Routine Vacuuming", section="Routine", queries=["routine-vacuuming.html"]
+    )
+    four = SUBJECT.model_copy(update={"tracks": [routine, copied, *SUBJECT.tracks[:2]]})
+    three = SUBJECT.model_copy(update={"tracks": [routine, copied, SUBJECT.tracks[0]]})
+
+    assert [t.title for t in with_subject_tracks(four, QUESTION, SEARCH_RESULTS).tracks] == [
+        "Routine Vacuuming",
+        "Thresholds",
+        "Scale factors",
+    ]
+    assert with_subject_tracks(three, QUESTION, SEARCH_RESULTS) is three
