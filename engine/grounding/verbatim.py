@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from engine.grounding.claims import strip_markers
 from engine.grounding.passages import Passage
+from engine.text.entry_names import LEADING_ENTRY_LABEL
 
 # `loop.create_connection():`, `@functools.lru_cache(maxsize=128, typed=False):`,
 # `join([timeout]):` — the API entry a sentence was taken from, written before it.
@@ -22,6 +23,10 @@ _LABEL = re.compile(r"^\s*[@\w.]+\((?:[^()]|\([^()]*\))*\)\s*:\s+")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 # A word without the underscores around it: `_not_` (emphasis) is "not", `wait_for` stays.
 _WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*")
+# How far before a quoted sentence the entry's name it is quoted under may stand: past its
+# type, the list's dash and the entry's sentences before it ("autovacuum_analyze_threshold
+# (integer) - Specifies the minimum number of … in any one table. The default is 50 tuples.").
+LABEL_REACH = 300
 # Shorter than this, a word sequence is found in too many places to vouch for anything.
 MIN_WORDS = 4
 
@@ -58,25 +63,39 @@ def _indexed(text: str) -> tuple[str, tuple[int, ...], tuple[tuple[int, int], ..
 def found_verbatim(
     sentence: str, passages: Sequence[Passage], *, min_words: int = MIN_WORDS
 ) -> VerbatimMatch | None:
-    """Where `sentence`'s words stand in one of `passages` in the same order, or None."""
-    words = claim_words(sentence)
+    """Where `sentence`'s words stand in one of `passages` in the same order, or None.
+
+    A sentence quoted under its entry's name ("autovacuum_vacuum_threshold: Specifies …") is
+    found where its words follow that name, as the page's list item has them
+    ("autovacuum_vacuum_threshold (integer) - Specifies …"); under another name it is not."""
+    text = strip_markers(sentence)
+    label = None if _LABEL.match(text) else LEADING_ENTRY_LABEL.match(text)
+    words = claim_words(text[label.end() :] if label else sentence)
     if len(words) < min_words:
         return None
     needle = " ".join(words)
     for passage in passages:
         joined, starts, spans = _indexed(passage.text)
         at = _whole_words_at(joined, needle)
-        if at < 0:
-            continue
-        first = starts.index(at)
-        start, end = spans[first][0], spans[first + len(words) - 1][1]
-        return VerbatimMatch(passage, start, passage.text[start:end])
+        while at >= 0:
+            first = starts.index(at)
+            start, end = spans[first][0], spans[first + len(words) - 1][1]
+            if label is None or _named_before(label.group(0), passage.text, start):
+                return VerbatimMatch(passage, start, passage.text[start:end])
+            at = _whole_words_at(joined, needle, at + 1)
     return None
 
 
-def _whole_words_at(joined: str, needle: str) -> int:
-    """Where `needle` starts in `joined` on word boundaries, or -1."""
-    at = joined.find(needle)
+def _named_before(label: str, text: str, start: int) -> bool:
+    """Whether one of the label's names stands in `text` shortly before `start`."""
+    before = text[max(0, start - LABEL_REACH) : start]
+    names = [name.strip() for name in label.rstrip().rstrip(":").split(",") if name.strip()]
+    return any(name in before for name in names)
+
+
+def _whole_words_at(joined: str, needle: str, begin: int = 0) -> int:
+    """Where `needle` starts in `joined` on word boundaries, from `begin` on, or -1."""
+    at = joined.find(needle, begin)
     while at >= 0:
         before = at == 0 or joined[at - 1] == " "
         after = at + len(needle) == len(joined) or joined[at + len(needle)] == " "

@@ -8,6 +8,7 @@ left without any. Uncertainty is flagged by pattern. Both caps come from the set
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -31,6 +32,7 @@ from engine.sourcing.source_numbers import (
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
 _RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
+_BULLET = re.compile(r"^[-*•]+\s+")
 RAW_NOTE_CHARS = 2_000
 RAW_NOTES_TOTAL_CHARS = 8_000
 
@@ -109,7 +111,8 @@ def compress_notes(text: str, *, max_bullets: int, word_budget: int) -> str:
     bullets: list[str] = []
     words = 0
     for line in text.splitlines():
-        cleaned = line.strip().lstrip("-*• ").strip()
+        # One bullet's mark: a finding may open with an option's dashes ("-a, --all: …").
+        cleaned = _BULLET.sub("", line.strip()).strip()
         if not cleaned or cleaned.startswith("#"):
             continue
         if cleaned.lower().rstrip(":") in {"sources", "references"}:

@@ -77,7 +77,9 @@ def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> Researc
     the plan keeps its minimum of tracks."""
     sources = parse_search_results(search_results)
     tracks: list[ResearchTrack | None] = list(plan.tracks)
-    names = {_folded(track.title) for track in plan.tracks}
+    names = {_folded(track.title) for track in plan.tracks} | {
+        _folded(track.section) for track in plan.tracks
+    }
     for index, track in enumerate(plan.tracks):
         source = _copied_from(track.title, sources)
         if source is None:
@@ -88,9 +90,12 @@ def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> Researc
             continue
         names.add(_folded(name))
         tracks[index] = track.model_copy(update={"title": name, "section": name})
-    kept = [track for track in tracks if track is not None]
-    if len(kept) < MIN_TRACKS:
-        kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
+    # Below the plan's minimum, the first tracks that went come back as the model drew them.
+    missing = MIN_TRACKS - sum(track is not None for track in tracks)
+    for index, slot in enumerate(tracks):
+        if slot is None and missing > 0:
+            tracks[index], missing = plan.tracks[index], missing - 1
+    kept = [slot for slot in tracks if slot is not None]
     if kept == list(plan.tracks):
         return plan
     raw = plan.model_dump(mode="json")
@@ -102,11 +107,13 @@ def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> Researc
 
 
 def _copied_from(title: str, sources: list[Source]) -> Source | None:
-    """The result one of whose passages holds `title` word for word, when the title is long
-    enough to be a sentence (a short one, "Automatic Vacuuming", is a page's own name)."""
-    folded = _folded(title).rstrip(".")
-    if len(folded.split()) < COPIED_TITLE_WORDS:
+    """The result one of whose passages holds `title` word for word, when the title is a
+    sentence: long, and ended by a stop (a short one, "Automatic Vacuuming", or a subheading,
+    "25.1.5. Preventing Transaction ID Wraparound Failures", is a page's own name)."""
+    folded = _folded(title)
+    if len(folded.split()) < COPIED_TITLE_WORDS or folded[-1:] not in ".!?":
         return None
+    folded = folded[:-1]
     return next(
         (s for s in sources if any(folded in _folded(passage) for passage in s.passages)), None
     )

@@ -140,10 +140,15 @@ def _clip_around(text: str, claim: str) -> str:
     """At most PASSAGE_CHARS of `text`, around where the claim's words are, less the sentences
     that only send the reader elsewhere ("See Section 20.10 for more details."): a writer given
     one repeats it, and the room is the passage's."""
-    text = " ".join(
-        sentence
-        for sentence in PROSE_SENTENCE_BREAK_RE.split(" ".join(text.split()))
-        if without_pointers(sentence)
+    flat = " ".join(text.split())
+    # A passage that is all pointers stays as it is: the claim came from it.
+    text = (
+        " ".join(
+            sentence
+            for sentence in PROSE_SENTENCE_BREAK_RE.split(flat)
+            if without_pointers(sentence)
+        )
+        or flat
     )
     if len(text) <= PASSAGE_CHARS:
         return text

@@ -13,16 +13,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.models.offline.extract import bare_name
+from engine.grounding.passages import Passage
+from engine.grounding.verbatim import found_verbatim
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
+from engine.text.entry_names import is_entry_name, names_entry
 from engine.text.pointers import without_pointers
 from engine.tools.rerank import score_chunks
 
 # A page flattened from a table runs its cells together: each is a unit of its own.
 _TABLE_CELL = re.compile(r"\s+\|\s+")
-_PARENTHESES = re.compile(r"\([^()]*\)")
+# An enumeration's number or letter ("1) stop the server, 2) copy …") closes no parenthesis.
+_ENUMERATOR = re.compile(r"(?:(?<=\s)|^)(?:\d{1,2}|[a-z])\)")
+# How a later sentence of an entry goes on about it ("The default is 50 tuples.", "This
+# parameter can only be set …", "If -1 is specified, …"); any other may be the page's next
+# paragraph, which a flattened list runs into its last entry.
+_GOES_ON = re.compile(
+    r"^(?:The\s+default|Defaults?|This|These|It|Its|If|When|Setting|Only|Note\s+that|"
+    r"(?:A|The)\s+value|Values?|Zero|Negative)\b"
+)
 MIN_SENTENCE_CHARS = 40
 # Under an entry's name a short sentence says enough ("autovacuum_analyze_threshold: The default
 # is 50 tuples."): the name is its subject.
@@ -37,61 +47,55 @@ SAME_STATEMENT = 0.8
 
 
 def sentences_of(passage: str) -> list[str]:
-    """The whole sentences of a passage, of a length worth quoting, less those that only send
-    the reader elsewhere ("See Section 25.1.").
+    """The whole sentences of a passage, of a length worth quoting, word for word, less those
+    that only send the reader elsewhere ("See Section 25.1.").
 
     A passage flattened from a reference page runs its list of entries together ("-
     autovacuum_vacuum_threshold (integer) - Specifies the minimum number of …"): a sentence of
-    an entry that does not name it is quoted under the entry's name, which is its subject
+    an entry that does not say the entry's name is quoted under it, the name being its subject
     ("autovacuum_vacuum_threshold: Specifies the minimum number of …"); alone it would say
-    nothing of what it describes.
+    nothing of what it describes. Only the entry's first sentence and those that go on about
+    it ("The default is 50 tuples.") are: a wrong name would make a true sentence false.
     """
+    source = [Passage(source="", number=0, text=passage)]
     found = []
-    for labelled, sentence in (
-        (read, cell.strip())
-        for read in labelled_sentences(passage)
-        for cell in _TABLE_CELL.split(" ".join(read.text.split()))
-    ):
-        named = labelled.entry and _is_a_name(labelled.label)
-        if labelled.row and not named:
-            continue  # a row of a table whose first cell names nothing: cells run together
-        name = bare_name(labelled.label) if named else ""
-        under_entry = bool(name) and name not in sentence.casefold()
-        shortest = MIN_ENTRY_SENTENCE_CHARS if under_entry else MIN_SENTENCE_CHARS
-        if not shortest <= len(sentence) <= MAX_SENTENCE_CHARS or sentence[-1] not in ".!?":
-            continue
-        if under_entry and len(sentence.split()) < MIN_ENTRY_SENTENCE_WORDS:
-            continue
-        if _cut_at_brackets(sentence):
-            continue  # a splitter took "e.g." in parentheses for a sentence's end
-        # Quoted word for word: a sentence that only points goes, one that also says
-        # something stays whole (a cut sentence would no longer be the source's).
-        if without_pointers(sentence):
+    previous_label = None
+    for labelled in labelled_sentences(passage):
+        first_of_entry = labelled.label != previous_label
+        previous_label = labelled.label
+        for cell in _TABLE_CELL.split(" ".join(labelled.text.split())):
+            sentence = cell.strip()
+            named = labelled.entry and is_entry_name(labelled.label)
+            under_entry = (
+                named
+                and (first_of_entry or bool(_GOES_ON.match(sentence)))
+                and not names_entry(labelled.label, sentence)
+            )
+            shortest = MIN_ENTRY_SENTENCE_CHARS if under_entry else MIN_SENTENCE_CHARS
+            if not shortest <= len(sentence) <= MAX_SENTENCE_CHARS or sentence[-1] not in ".!?":
+                continue
+            if under_entry and len(sentence.split()) < MIN_ENTRY_SENTENCE_WORDS:
+                continue
+            if _cut_at_brackets(sentence) or not without_pointers(sentence):
+                continue
+            # The reader may have dropped a type (`{integer}`) or ended an item with a stop;
+            # what is quoted must be the page's own words, in its order.
+            if found_verbatim(sentence, source, min_words=1) is None:
+                continue
             found.append(f"{labelled.label}: {sentence}" if under_entry else sentence)
     return found
 
 
 def _cut_at_brackets(sentence: str) -> bool:
     """Whether the sentence was cut inside parentheses: it closes one it never opened ("HTTP
-    version), you have to …") or ends inside one ("… than request headers (e.g.")."""
+    version), you have to …", the tail of a parenthesis that held a sentence's end) or ends
+    inside one."""
     depth = 0
-    for char in sentence:
+    for char in _ENUMERATOR.sub("", sentence):
         depth += {"(": 1, ")": -1}.get(char, 0)
         if depth < 0:
             return True
     return depth != 0
-
-
-def _is_a_name(label: str) -> bool:
-    """Whether an entry's label is a name a sentence can be quoted under (`autovacuum`,
-    `-a, --all`, `Queue.get(block=True)`), not a field of a box (`Syntax:`) or words a
-    flattened table ran together (`pipe format`)."""
-    bare = _PARENTHESES.sub("", label).strip()
-    return (
-        bool(bare)
-        and not bare.endswith(":")
-        and all(len(part.split()) == 1 for part in bare.split(", "))
-    )
 
 
 def _same_statement(one: set[str], other: set[str]) -> bool:

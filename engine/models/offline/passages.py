@@ -36,6 +36,8 @@ _SENTENCE_START_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _MIN_DASHED_WORDS = 5
 # A word of prose, not a code name (`log.unixTime:`, `name(`).
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:\s|$)")
+# A formula's other operators, before its star: `threshold = base threshold + scale factor *`.
+_ARITHMETIC_RE = re.compile(r"\s[=+]\s")
 # HTML that Markdown pages carry inline (`<a id="x"></a>`, `<code><b>x</b></code>`, `<sup>`):
 # markup, not words. Only the tags of HTML's text-level and layout elements, so that a
 # placeholder (`<name>`) or a generic type (`Promise<void>`) is left alone.
@@ -130,7 +132,10 @@ _OPTION_HEAD_RE = re.compile(
 # word is a name, an option or a placeholder (`[-d] dbname [--dbname=]dbname`, `--index-version
 # \\<n>`), never prose.
 _BRACKETED_OPTION_RE = re.compile(r"^\[?--?[A-Za-z]")
-_OPTION_WORD_RE = re.compile(r"[\[\]\\<>=|.,\w-]+")
+# An option or a placeholder (`[-d]`, `dbname`, `[--dbname=]dbname`, `\\<n>`, `FILE`), never
+# a word of prose (`Suppress`, `output.`).
+_OPTION_WORD_RE = re.compile(r"[\[\]\\<>=|,\w-]+")
+_PROSE_WORD_RE = re.compile(r"[A-Z][a-z]")
 _MAX_OPTION_HEAD_WORDS = 6
 _VERSION_NOTE_RE = re.compile(
     r"\b(?:New in version|Changed in version|Deprecated since version|Added in:?)\s+v?\d"
@@ -161,8 +166,6 @@ class LabelledSentence:
     # True when the text starts a sentence though it may begin in lower case (`asyncio queues
     # are …` once the page furniture before it is dropped).
     opens: bool = False
-    # True for a table's row, read as its cells under its first cell.
-    row: bool = False
 
 
 def clean_markup(text: str) -> str:
@@ -248,13 +251,14 @@ def _times_in_sentence(before: str, after: str) -> bool:
     """Whether a spaced star multiplies inside a sentence ("vacuum threshold = vacuum base
     threshold + vacuum scale factor * number of tuples where …"): as with a dash, words have
     run on unfinished before it and go on in lower case after it. A passage may begin inside
-    the formula, so the sentence need not open with a capital; a list of short items (`* json
-    * yaml`) is still a list, and so is an item that opens with a code name (`* log.unixTime:
-    …`) or follows an item's closing note (`(Default) * …`)."""
+    the formula, so the sentence need not open with a capital, but it has the formula's other
+    operators (`=`, `+`) before the star. A list of lower-case items (`* the cache is not
+    shared * restart the server`) is still a list, and so is an item that opens with a code
+    name (`* log.unixTime: …`) or follows an item's closing note (`(Default) * …`)."""
     if not re.search(r"\w$", before) or not _PLAIN_WORD_RE.match(after):
         return False
     sentence = _SENTENCE_START_RE.split(before)[-1]
-    return len(sentence.split()) >= _MIN_DASHED_WORDS
+    return len(sentence.split()) >= _MIN_DASHED_WORDS and bool(_ARITHMETIC_RE.search(sentence))
 
 
 def _option_label(piece: str) -> str | None:
@@ -264,8 +268,11 @@ def _option_label(piece: str) -> str | None:
     words = piece.split()
     if not _OPTION_HEAD_RE.match(piece) and not (
         _BRACKETED_OPTION_RE.match(piece)
+        and any(mark in piece for mark in "[<=\\")
         and len(words) <= _MAX_OPTION_HEAD_WORDS
-        and all(_OPTION_WORD_RE.fullmatch(word) for word in words)
+        and all(
+            _OPTION_WORD_RE.fullmatch(word) and not _PROSE_WORD_RE.search(word) for word in words
+        )
     ):
         return None
     return ", ".join(_OPTION_NAME_RE.findall(piece))
@@ -395,7 +402,7 @@ def _block_sentences(text: str, reader: _Reader) -> list[LabelledSentence]:
         rows, before, after = table
         found += _block_sentences(before, reader)
         for first, rest in rows:
-            found.append(LabelledSentence(rest, first, True, reader.label, row=True))
+            found.append(LabelledSentence(rest, first, True, reader.label))
         return found + _block_sentences(after, reader)
     pieces = _pieces(text)
     for number, raw_piece in enumerate(pieces):

@@ -122,3 +122,41 @@ def test_a_sentence_cut_inside_its_parentheses_is_not_quoted() -> None:
     assert sentences_of(passage) == [
         "Alternatively: NUMERIC(precision) selects a scale of 0 for the column."
     ]
+
+
+def test_a_name_goes_only_on_its_entry_s_first_sentence_and_those_that_go_on_about_it() -> None:
+    passage = (
+        "Options: - --verbose - Print more output while the build runs. Exit status is 0 on "
+        "success and 1 on any failure of the build. - mode (string) - Selects the model to load "
+        "for the run. This setting can only be given once on the command line."
+    )
+
+    assert sentences_of(passage) == [
+        "--verbose: Print more output while the build runs.",
+        # The page's next paragraph, run into the last item of a flattened list.
+        "Exit status is 0 on success and 1 on any failure of the build.",
+        "mode: Selects the model to load for the run.",  # "model" does not name `mode`
+        "mode: This setting can only be given once on the command line.",
+    ]
+
+
+def test_a_menu_s_words_are_no_entry_and_a_sentence_the_reader_changed_is_not_quoted() -> None:
+    menu = (
+        "Home - Download - Documentation - Community PostgreSQL is a powerful, open source "
+        "object-relational database system."
+    )
+    placeholder = (
+        "- format(value) - Use the replacement field {0}, which is replaced by the first "
+        "positional argument of the call."
+    )
+
+    assert sentences_of(menu) == [
+        "Community PostgreSQL is a powerful, open source object-relational database system."
+    ]
+    assert sentences_of(placeholder) == []  # the reader drops `{0}`: no longer the page's words
+
+
+def test_an_enumeration_in_a_sentence_is_no_parenthesis_left_open() -> None:
+    passage = "The steps are: 1) stop the server, 2) copy the data directory to the new disk."
+
+    assert sentences_of(passage) == [passage]

@@ -162,3 +162,19 @@ def test_a_copied_title_whose_page_a_track_already_names_goes_while_the_plan_kee
         "Scale factors",
     ]
     assert with_subject_tracks(three, QUESTION, SEARCH_RESULTS) is three
+
+
+def test_a_subheading_of_a_page_is_a_name_not_a_copied_sentence() -> None:
+    subheading = ResearchTrack(
+        title="25.1.5. Preventing Transaction ID Wraparound Failures",
+        section="Wraparound",
+        queries=["xid wraparound"],
+    )
+    results = SEARCH_RESULTS + (
+        "\n\n[6] 25.1. Routine Vacuuming\nDocument: routine-vacuuming.html\n"
+        "25.1.5. Preventing Transaction ID Wraparound Failures PostgreSQL's MVCC transaction "
+        "semantics depend on being able to compare transaction ID numbers."
+    )
+    plan = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, subheading]})
+
+    assert with_subject_tracks(plan, QUESTION, results) is plan

@@ -111,3 +111,14 @@ async def test_a_units_tools_rank_long_texts_against_its_topic(tmp_path: Path):
     )
     await run_research_unit(deps, "unit-1", "How long do alpha caches live?")
     assert "How long do alpha caches live?" in focuses
+
+
+def test_notes_keep_the_dashes_of_an_option_a_finding_opens_with():
+    text = "- -a, --all: Vacuum all databases [1].\n* --index-version: Write the index [2]."
+
+    notes = compress_notes(text, max_bullets=5, word_budget=100)
+
+    assert notes.splitlines() == [
+        "- -a, --all: Vacuum all databases [1].",
+        "- --index-version: Write the index [2].",
+    ]

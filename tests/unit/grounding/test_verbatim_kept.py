@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from engine.citations.registry import SourceRegistry
 from engine.grounding.enforce import ground_report
+from engine.grounding.passages import Passage
+from engine.grounding.verbatim import found_verbatim
 from engine.tools.local_index.index import LocalIndex
 from tests.helpers.sample_index import SAMPLES, seed_sample_index
 
@@ -180,3 +182,22 @@ def test_a_run_of_a_passage_s_words_is_found_where_it_stands(words, data) -> Non
     assert match is not None
     assert text[match.offset :].startswith(match.words)
     assert match.words.casefold().split() == sentence.casefold().split()
+
+
+def test_a_sentence_quoted_under_its_entry_is_found_where_the_entry_names_it() -> None:
+    page = [
+        Passage(
+            source="runtime-config-autovacuum.html",
+            number=1,
+            text=(
+                "- autovacuum_analyze_threshold (integer) - Specifies the minimum number of "
+                "inserted, updated or deleted tuples needed to trigger an ANALYZE in any one "
+                "table. The default is 50 tuples. - autovacuum_naptime (integer) - Specifies "
+                "the minimum delay between autovacuum runs on any given database."
+            ),
+        )
+    ]
+
+    assert found_verbatim("autovacuum_analyze_threshold: The default is 50 tuples [1].", page)
+    # Under another entry's name the same words are not the page's statement.
+    assert found_verbatim("autovacuum_naptime: The default is 50 tuples [1].", page) is None

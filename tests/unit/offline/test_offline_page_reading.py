@@ -180,7 +180,10 @@ def test_a_star_between_the_words_of_a_formula_multiplies_and_does_not_start_an_
 
     assert texts[0].startswith("vacuum threshold = vacuum base threshold + vacuum scale factor *")
     assert texts[0].endswith("is autovacuum_vacuum_threshold.")
-    assert "Seconds since Unix epoch." in texts  # a code name after a star still opens an item
+    # A code name after a star still opens an item, and names what it says.
+    assert "Seconds since Unix epoch." in texts
+    labels = {sentence.text: sentence.label for sentence in labelled_sentences(passage)}
+    assert labels["Seconds since Unix epoch."] == "log.timeFunctions.unixTime"
 
 
 def test_an_option_head_in_synopsis_notation_labels_the_description_after_it() -> None:
@@ -195,3 +198,24 @@ def test_an_option_head_in_synopsis_notation_labels_the_description_after_it() -
     assert labels["Vacuum all databases."] == "-a, --all"
     assert labels["Specifies the name of the database to be cleaned."] == "-d, --dbname"
     assert labels["Write the index out in the named on-disk format version."] == "--index-version"
+
+
+def test_a_list_of_lower_case_items_after_stars_stays_a_list() -> None:
+    passage = (
+        "Caveats: * the cache is not shared between processes * restart the server to clear it."
+    )
+
+    texts = [sentence.text for sentence in labelled_sentences(passage)]
+
+    assert "restart the server to clear it." in texts
+
+
+def test_an_option_with_its_description_on_one_line_is_no_head_of_the_next_item() -> None:
+    passage = (
+        "Flags: - -q, --quiet Suppress all output. - -v Show more detail. - Runs the build in "
+        "the current directory."
+    )
+
+    labels = {sentence.text: sentence.label for sentence in labelled_sentences(passage)}
+
+    assert labels["Runs the build in the current directory."] != "-v"
