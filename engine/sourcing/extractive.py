@@ -14,18 +14,22 @@ import re
 from collections.abc import Sequence
 
 from engine.grounding.passages import Passage
-from engine.grounding.verbatim import found_verbatim
+from engine.grounding.verbatim import claim_words, found_verbatim
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.text import terms
 from engine.sourcing.source_numbers import SourceCatalog
 from engine.text.entry_names import is_entry_name, names_entry
 from engine.text.pointers import without_pointers
+from engine.text.sentences import PROSE_SENTENCE_BREAK
 from engine.tools.rerank import score_chunks
 
 # A page flattened from a table runs its cells together: each is a unit of its own.
 _TABLE_CELL = re.compile(r"\s+\|\s+")
+# A passage flattened from a page runs its list items (" - Input - Store the byte count…")
+# and table cells (" | ") together: each is a unit of its own, as a sentence is.
+_PLAIN_BREAK = re.compile(rf"{PROSE_SENTENCE_BREAK}|\s+[-|]\s+")
 # An enumeration's number or letter ("1) stop the server, 2) copy …") closes no parenthesis.
-_ENUMERATOR = re.compile(r"(?:(?<=\s)|^)(?:\d{1,2}|[a-z])\)")
+_ENUMERATOR = re.compile(r"(?:^|\s)(?:\d{1,2}|[a-z])$")
 # How a later sentence of an entry goes on about it ("The default is 50 tuples.", "This
 # parameter can only be set …", "If -1 is specified, …"); any other may be the page's next
 # paragraph, which a flattened list runs into its last entry.
@@ -57,6 +61,18 @@ def sentences_of(passage: str) -> list[str]:
     nothing of what it describes. Only the entry's first sentence and those that go on about
     it ("The default is 50 tuples.") are: a wrong name would make a true sentence false.
     """
+    read = _entry_sentences(passage)
+    said = [" ".join(claim_words(sentence)) for sentence in read]
+    # What the page reader could not give as the page's words (a table's row, a sentence with
+    # a placeholder it drops) is still quoted as the passage has it.
+    return read + [
+        sentence
+        for sentence in _plain_sentences(passage)
+        if not any(" ".join(claim_words(sentence)) in words for words in said)
+    ]
+
+
+def _entry_sentences(passage: str) -> list[str]:
     source = [Passage(source="", number=0, text=passage)]
     found = []
     previous_label = None
@@ -72,11 +88,9 @@ def sentences_of(passage: str) -> list[str]:
                 and not names_entry(labelled.label, sentence)
             )
             shortest = MIN_ENTRY_SENTENCE_CHARS if under_entry else MIN_SENTENCE_CHARS
-            if not shortest <= len(sentence) <= MAX_SENTENCE_CHARS or sentence[-1] not in ".!?":
-                continue
             if under_entry and len(sentence.split()) < MIN_ENTRY_SENTENCE_WORDS:
                 continue
-            if _cut_at_brackets(sentence) or not without_pointers(sentence):
+            if not _quotable(sentence, shortest):
                 continue
             # The reader may have dropped a type (`{integer}`) or ended an item with a stop;
             # what is quoted must be the page's own words, in its order.
@@ -86,12 +100,31 @@ def sentences_of(passage: str) -> list[str]:
     return found
 
 
+def _plain_sentences(passage: str) -> list[str]:
+    """The passage cut at its sentence stops, list dashes and table bars, as it stands."""
+    return [
+        piece.strip()
+        for piece in _PLAIN_BREAK.split(" ".join(passage.split()))
+        if _quotable(piece.strip(), MIN_SENTENCE_CHARS)
+    ]
+
+
+def _quotable(sentence: str, shortest: int) -> bool:
+    if not shortest <= len(sentence) <= MAX_SENTENCE_CHARS or sentence[-1] not in ".!?":
+        return False
+    # Quoted word for word: a sentence that only points goes, one that also says something
+    # stays whole (a cut sentence would no longer be the source's).
+    return not _cut_at_brackets(sentence) and bool(without_pointers(sentence))
+
+
 def _cut_at_brackets(sentence: str) -> bool:
     """Whether the sentence was cut inside parentheses: it closes one it never opened ("HTTP
     version), you have to …", the tail of a parenthesis that held a sentence's end) or ends
     inside one."""
     depth = 0
-    for char in _ENUMERATOR.sub("", sentence):
+    for at, char in enumerate(sentence):
+        if char == ")" and not depth and _ENUMERATOR.search(sentence[max(0, at - 3) : at]):
+            continue  # "1) stop the server": an enumeration's mark, outside any parenthesis
         depth += {"(": 1, ")": -1}.get(char, 0)
         if depth < 0:
             return True

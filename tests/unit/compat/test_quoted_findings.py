@@ -140,7 +140,7 @@ def test_a_name_goes_only_on_its_entry_s_first_sentence_and_those_that_go_on_abo
     ]
 
 
-def test_a_menu_s_words_are_no_entry_and_a_sentence_the_reader_changed_is_not_quoted() -> None:
+def test_menu_words_are_no_entry_and_a_sentence_the_reader_changed_is_quoted_as_it_stands() -> None:
     menu = (
         "Home - Download - Documentation - Community PostgreSQL is a powerful, open source "
         "object-relational database system."
@@ -153,7 +153,11 @@ def test_a_menu_s_words_are_no_entry_and_a_sentence_the_reader_changed_is_not_qu
     assert sentences_of(menu) == [
         "Community PostgreSQL is a powerful, open source object-relational database system."
     ]
-    assert sentences_of(placeholder) == []  # the reader drops `{0}`: no longer the page's words
+    # The page reader drops `{0}`: what it gives is not the page's words; the page's are quoted.
+    assert sentences_of(placeholder) == [
+        "Use the replacement field {0}, which is replaced by the first positional argument of "
+        "the call."
+    ]
 
 
 def test_an_enumeration_in_a_sentence_is_no_parenthesis_left_open() -> None:
