@@ -32,7 +32,7 @@ from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
 from engine.sourcing.finding_text import MIN_CONTENT_WORDS
 from engine.text.markers import SPACED_MARKER_RE
-from engine.text.sentences import PROSE_SENTENCE_BREAK
+from engine.text.sentences import PROSE_SENTENCE_BREAK, PROSE_SENTENCE_BREAK_RE
 from engine.text.words import content_words
 
 # A sentence of a section also ends at a line's end.
@@ -120,15 +120,22 @@ def cited_sentences(
     for claim in claims[:MAX_CLAIMS]:
         text = " ".join(SPACED_MARKER_RE.sub("", claim.text).split())
         locators = [known[i] for i in dict.fromkeys(claim.source_ids) if i in known]
-        if not text or not locators or text.casefold() in seen:
+        if not text or not locators:
             continue
+        # A sentence the section already says is not said again, alone or inside a claim.
+        fresh = [s for s in PROSE_SENTENCE_BREAK_RE.split(text) if _folded(s) not in seen]
+        text = " ".join(fresh)
         if len(content_words(text)) < MIN_CONTENT_WORDS:
             continue  # "3 [1].": a list number or a lone value written back says nothing
-        seen.add(text.casefold())
+        seen.update(_folded(sentence) for sentence in fresh)
         if text[-1] not in ".!?":
             text += "."
         kept.append((text, list(dict.fromkeys(numbers.number(loc) for loc in locators))))
     return kept
+
+
+def _folded(sentence: str) -> str:
+    return " ".join(sentence.split()).rstrip(".!? ").casefold()
 
 
 async def draft_claims(
@@ -248,11 +255,15 @@ def _copies_the_sections(
 ) -> bool:
     """Most of the summary's sentences are sentences of the sections, word for word (quotes,
     backticks and other marks aside: "an autovacuum facility" copies 'an "autovacuum"
-    facility')."""
+    facility'), however the two group them into claims."""
 
-    def folded(text: str) -> str:
-        return " ".join(_WORD.findall(text.casefold()))
+    def sentences(texts: Sequence[str]) -> list[str]:
+        return [
+            " ".join(_WORD.findall(sentence.casefold()))
+            for text in texts
+            for sentence in PROSE_SENTENCE_BREAK_RE.split(text)
+        ]
 
-    said = [folded(text) for text, _ in summary]
-    written = {folded(text) for section in sections for text, _ in section.sentences}
+    said = sentences([text for text, _ in summary])
+    written = set(sentences([text for section in sections for text, _ in section.sentences]))
     return bool(said) and sum(sentence in written for sentence in said) * 2 > len(said)

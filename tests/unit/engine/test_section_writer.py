@@ -330,6 +330,19 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
             Claim(text="`wait_for()` cancels the task on timeout.", source_ids=[2]),
         ]
     )
+    # Seen on the 1.5B: the sections' sentences again, grouped into claims of its own.
+    regrouped = SectionDraft(
+        claims=[
+            Claim(
+                text="Task.cancel() requests cancellation. The task sees CancelledError.",
+                source_ids=[1],
+            ),
+            Claim(
+                text="Tasks can be cancelled. wait_for() cancels the task on timeout.",
+                source_ids=[1, 2],
+            ),
+        ]
+    )
     own = SectionDraft(
         claims=[Claim(text="Tasks are cancelled directly or by a timeout.", source_ids=[1, 2])]
     )
@@ -340,6 +353,7 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
         # A copy is a copy with its quotes and backticks dropped (seen on the 1.5B).
         (requoted, [cancel, timeouts], []),
         (copied, [cancel, short], []),
+        (regrouped, [cancel, timeouts], []),
         (own, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
     ):
         model = ScriptedChatModel.sequence([structured_reply(draft)])
@@ -386,3 +400,26 @@ def test_a_written_sentence_with_nothing_to_say_is_not_a_sentence_of_the_section
     kept = cited_sentences(claims, {1: A}, SourceNumbers())
 
     assert kept == [("Task.cancel() requests cancellation.", [1])]
+
+
+def test_a_sentence_the_section_already_says_is_not_said_again():
+    from engine.nodes.section_writer import SourceNumbers, cited_sentences
+
+    claims = [
+        Claim(
+            text="Blocks range from 64 KB to 16 MB. Larger blocks compress better but use memory.",
+            source_ids=[1],
+        ),
+        Claim(text="Larger blocks compress better but use memory.", source_ids=[1]),
+        Claim(
+            text="Larger blocks compress better but use memory. Unset, quality picks the size.",
+            source_ids=[1],
+        ),
+    ]
+
+    kept = cited_sentences(claims, {1: A}, SourceNumbers())
+
+    assert kept == [
+        ("Blocks range from 64 KB to 16 MB. Larger blocks compress better but use memory.", [1]),
+        ("Unset, quality picks the size.", [1]),
+    ]
