@@ -59,14 +59,7 @@ def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) 
     kept = [track for track in tracks if track is not None]
     if len(kept) < MIN_TRACKS:  # a framing track the plan needs to stay a plan stays
         kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
-    if kept == list(plan.tracks):
-        return plan
-    raw = plan.model_dump(mode="json")
-    raw["tracks"] = [track.model_dump(mode="json") for track in kept]
-    try:
-        return ResearchPlan.model_validate(raw)
-    except ValidationError:  # a page's name a section already holds: the model's plan stands
-        return plan
+    return _with_tracks(plan, kept)
 
 
 def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> ResearchPlan:
@@ -95,11 +88,16 @@ def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> Researc
     for index, slot in enumerate(tracks):
         if slot is None and missing > 0:
             tracks[index], missing = plan.tracks[index], missing - 1
-    kept = [slot for slot in tracks if slot is not None]
-    if kept == list(plan.tracks):
+    return _with_tracks(plan, [slot for slot in tracks if slot is not None])
+
+
+def _with_tracks(plan: ResearchPlan, tracks: list[ResearchTrack]) -> ResearchPlan:
+    """`plan` with `tracks` instead of its own; the plan itself when they are its own, or when
+    they do not make a valid plan (a page's name a section already holds)."""
+    if tracks == list(plan.tracks):
         return plan
     raw = plan.model_dump(mode="json")
-    raw["tracks"] = [track.model_dump(mode="json") for track in kept]
+    raw["tracks"] = [track.model_dump(mode="json") for track in tracks]
     try:
         return ResearchPlan.model_validate(raw)
     except ValidationError:
