@@ -44,9 +44,10 @@ def is_framing(track: ResearchTrack, question: str) -> bool:
 
 
 def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) -> ResearchPlan:
-    """`plan` with each framing track replaced by a page the search results found, and each
-    track titled with a sentence copied from a result named after that result's page."""
-    plan = _pages_for_copied_titles(plan, search_results)
+    """`plan` with each framing track replaced by a page the search results found, each track
+    titled with a sentence copied from a result named after that result's page, and a track
+    that searches exactly what an earlier one searches left out."""
+    plan = _pages_for_copied_titles(_without_repeats(plan), search_results)
     framing = [i for i, track in enumerate(plan.tracks) if is_framing(track, question)]
     # An outline has several parts; one track whose title its queries do not repeat is more
     # likely a subtopic named in its own words ("Transaction ID wraparound").
@@ -59,6 +60,23 @@ def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) 
     kept = [track for track in tracks if track is not None]
     if len(kept) < MIN_TRACKS:  # a framing track the plan needs to stay a plan stays
         kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
+    return _with_tracks(plan, kept)
+
+
+def _without_repeats(plan: ResearchPlan) -> ResearchPlan:
+    """The plan less each track whose queries are an earlier track's, in any order (the 1.5B's
+    Git plan had its first track twice): researched, it finds what the first found. The plan
+    keeps its minimum of tracks."""
+    seen: list[frozenset[str]] = []
+    kept: list[ResearchTrack] = []
+    spare = len(plan.tracks) - MIN_TRACKS
+    for track in plan.tracks:
+        searched = frozenset(_folded(query) for query in track.queries)
+        if searched in seen and spare > 0:
+            spare -= 1
+            continue
+        seen.append(searched)
+        kept.append(track)
     return _with_tracks(plan, kept)
 
 

@@ -6,10 +6,13 @@ pino, where the tracks were transports, redaction and their implementation. A se
 shares no word with its track's title, its queries or the question names none of them, and
 is named after its track instead (its first query, a search phrase, else its title). A name
 that shares one ("Compression" for mod_deflate's track searching "compress responses") stays,
-unless it is a page's file name or address ("mod_deflate.html", seen on the 1.5B for httpd).
+unless it is a page's file name, address or manual page ("mod_deflate.html", seen on the
+1.5B for httpd; "git-reflog(1)", for Git).
 """
 
 from __future__ import annotations
+
+import re
 
 from engine.nodes.researcher_passages import names_a_source
 from engine.schemas import ResearchPlan, ResearchTrack, with_distinct_sections
@@ -17,6 +20,12 @@ from engine.text.words import stemmed_words
 
 # A section heading fits on a line of the report's outline.
 NAME_CHARS = 80
+# A manual page as a reference names it: `git-reflog(1)`, `crontab(5)`.
+_MANUAL_PAGE = re.compile(r"[\w.+-]+\(\d\w*\)")
+
+
+def _names_a_page(text: str) -> bool:
+    return names_a_source(text) or bool(_MANUAL_PAGE.fullmatch(text))
 
 
 def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
@@ -30,8 +39,8 @@ def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
 
 def _named(track: ResearchTrack, question: str) -> ResearchTrack:
     about = stemmed_words(" ".join([track.title, *track.queries, question]))
-    # A file name or a web address names a page, not a part of the subject ("mod_deflate.html").
-    if stemmed_words(track.section) & about and not names_a_source(track.section.strip()):
+    # A file name, a web address or a manual page names a page, not a part of the subject.
+    if stemmed_words(track.section) & about and not _names_a_page(track.section.strip()):
         return track
     return track.model_copy(update={"section": _name_of(track)})
 
@@ -39,7 +48,7 @@ def _named(track: ResearchTrack, question: str) -> ResearchTrack:
 def _name_of(track: ResearchTrack) -> str:
     for query in track.queries:
         phrase = " ".join(query.split())
-        if len(phrase) >= 3 and len(phrase) <= NAME_CHARS and not names_a_source(phrase):
+        if len(phrase) >= 3 and len(phrase) <= NAME_CHARS and not _names_a_page(phrase):
             first = phrase.split()[0]
             # A code name keeps its case ("mod_deflate"); a search phrase opens a heading.
             return phrase[0].upper() + phrase[1:] if first.isalpha() else phrase

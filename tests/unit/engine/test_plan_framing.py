@@ -97,17 +97,14 @@ def test_framing_tracks_give_way_to_the_pages_found_in_rank_order() -> None:
 def test_with_fewer_pages_than_framing_tracks_the_plan_keeps_its_minimum() -> None:
     one_page = SEARCH_RESULTS.split("\n\n[2]")[0]
     plan = with_subject_tracks(FRAMING_PLAN, QUESTION, one_page)
-    assert [t.title for t in plan.tracks] == [
-        "Automatic Vacuuming",
-        "Methodology",
-        "Results",
-        "Conclusion",
-    ]
+    # "Conclusion" searched what "Results" searched: a repeat, it goes first.
+    assert [t.title for t in plan.tracks] == ["Automatic Vacuuming", "Methodology", "Results"]
 
 
 def test_a_plan_of_the_subject_or_without_search_results_is_left_alone() -> None:
     assert with_subject_tracks(SUBJECT, QUESTION, SEARCH_RESULTS) is SUBJECT
-    assert with_subject_tracks(FRAMING_PLAN, QUESTION, "") is FRAMING_PLAN
+    outline = FRAMING_PLAN.model_copy(update={"tracks": FRAMING_PLAN.tracks[:3]})
+    assert with_subject_tracks(outline, QUESTION, "") is outline
 
 
 def test_a_page_whose_locator_is_no_valid_query_is_passed_over() -> None:
@@ -178,3 +175,19 @@ def test_a_subheading_of_a_page_is_a_name_not_a_copied_sentence() -> None:
     plan = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, subheading]})
 
     assert with_subject_tracks(plan, QUESTION, results) is plan
+
+
+def test_a_track_searching_what_an_earlier_one_searches_goes_while_the_plan_keeps_three() -> None:
+    again = ResearchTrack(
+        title="Thresholds again",
+        section="Thresholds again",
+        queries=["Autovacuum  thresholds"],  # the first track's one query, spaced and cased
+    )
+    four = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, again]})
+    three = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks[:2], again]})
+    other = again.model_copy(update={"queries": ["autovacuum thresholds", "per-table"]})
+    distinct = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, other]})
+
+    assert with_subject_tracks(four, QUESTION, SEARCH_RESULTS).tracks == SUBJECT.tracks
+    assert with_subject_tracks(three, QUESTION, SEARCH_RESULTS) is three
+    assert with_subject_tracks(distinct, QUESTION, SEARCH_RESULTS) is distinct

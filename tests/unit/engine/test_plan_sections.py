@@ -78,3 +78,28 @@ def test_a_section_named_by_a_file_name_is_named_after_its_track() -> None:
         "Brotli output filter",  # the first query that is no file name
         "Cache control headers",
     ]
+
+
+def test_a_section_named_by_a_manual_page_is_named_after_its_track() -> None:
+    # The bundled 1.5B's Git plan: a track's section and queries were manual pages.
+    question = (
+        "How does Git clean up unreachable objects and keep a repository compact, and which "
+        "commands and settings control it?"
+    )
+    plan = _plan(
+        (
+            "Commands and Settings for Unreachable Object Management",
+            "git-reflog(1)",
+            ["git-reflog(1)", "git-maintenance(1)", "git-prune(1)"],
+        ),
+        ("Pruning", "Pruning", ["git prune"]),
+        ("Repacking", "git repack", ["git repack"]),
+    )
+
+    named = with_named_sections(plan, question)
+
+    assert [track.section for track in named.tracks] == [
+        "Commands and Settings for Unreachable Object Management",
+        "Pruning",
+        "git repack",  # words of the subject, not a page
+    ]
