@@ -8,7 +8,6 @@ left without any. Uncertainty is flagged by pattern. Both caps come from the set
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,10 +28,10 @@ from engine.sourcing.source_numbers import (
     catalog_of,
     complete_references,
 )
+from engine.text.sentences import LIST_BULLET_RE
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
 _RAW_NOTE_TOOLS = frozenset({"search_web", "fetch_url"})
-_BULLET = re.compile(r"^[-*•]+\s+")
 RAW_NOTE_CHARS = 2_000
 RAW_NOTES_TOTAL_CHARS = 8_000
 
@@ -111,8 +110,7 @@ def compress_notes(text: str, *, max_bullets: int, word_budget: int) -> str:
     bullets: list[str] = []
     words = 0
     for line in text.splitlines():
-        # One bullet's mark: a finding may open with an option's dashes ("-a, --all: …").
-        cleaned = _BULLET.sub("", line.strip()).strip()
+        cleaned = LIST_BULLET_RE.sub("", line.strip()).strip()
         if not cleaned or cleaned.startswith("#"):
             continue
         if cleaned.lower().rstrip(":") in {"sources", "references"}:

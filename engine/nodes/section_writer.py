@@ -32,12 +32,11 @@ from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
 from engine.sourcing.finding_text import MIN_CONTENT_WORDS
 from engine.text.markers import SPACED_MARKER_RE
-from engine.text.sentences import PROSE_SENTENCE_BREAK, PROSE_SENTENCE_BREAK_RE
+from engine.text.sentences import LIST_BULLET_RE, PROSE_SENTENCE_BREAK, PROSE_SENTENCE_BREAK_RE
 from engine.text.words import content_words
 
 # A sentence of a section also ends at a line's end.
 _SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
-_BULLET = re.compile(r"^[-*•]+\s+")
 _WORD = re.compile(r"\w+")
 MAX_CLAIMS = 8
 # What a section or the summary writes at most, for pricing the call before it is made.
@@ -90,7 +89,7 @@ def claims_from_prose(text: str) -> list[Claim]:
     """Prose with `[n]` markers as claims: each sentence with the numbers it cites."""
     claims: list[Claim] = []
     for piece in _SENTENCE_END.split(text):
-        sentence = _BULLET.sub("", piece.strip()).strip()  # not an option's dashes ("-a, --all")
+        sentence = LIST_BULLET_RE.sub("", piece.strip()).strip()
         if not sentence or sentence.startswith("#"):
             continue
         ids = [n for group in SPACED_MARKER_RE.findall(sentence) for n in _numbers(group)]

@@ -79,9 +79,9 @@ def _entry_sentences(passage: str) -> list[str]:
     for labelled in labelled_sentences(passage):
         first_of_entry = labelled.label != previous_label
         previous_label = labelled.label
+        named = labelled.entry and is_entry_name(labelled.label)
         for cell in _TABLE_CELL.split(" ".join(labelled.text.split())):
             sentence = cell.strip()
-            named = labelled.entry and is_entry_name(labelled.label)
             under_entry = (
                 named
                 and (first_of_entry or bool(_GOES_ON.match(sentence)))

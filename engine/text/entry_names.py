@@ -23,7 +23,7 @@ _CODE_NAME = re.compile(
     r"|[a-z][a-z0-9]*"
 )
 _NAME_LIST = re.compile(rf"(?:{_CODE_NAME.pattern})(?:,\s*(?:{_CODE_NAME.pattern}))*")
-# A name and its colon at the start of a quote: what `entry_label` put there.
+# A name and its colon at the start of a quote: how a sentence quoted under its entry opens.
 LEADING_ENTRY_LABEL = re.compile(rf"^\s*(?:{_NAME_LIST.pattern})\s*:\s+")
 
 

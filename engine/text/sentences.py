@@ -15,3 +15,6 @@ SENTENCE_BREAK_RE = re.compile(SENTENCE_BREAK)
 _SENTENCE_START = r"[A-Z`*\"(]"
 PROSE_SENTENCE_BREAK = rf"{SENTENCE_BREAK}(?={_SENTENCE_START})"
 PROSE_SENTENCE_BREAK_RE = re.compile(PROSE_SENTENCE_BREAK)
+# One list item's bullet at a line's start, not the dashes of an option it opens with
+# ("- -a, --all: …" is the item "-a, --all: …").
+LIST_BULLET_RE = re.compile(r"^[-*•]+\s+")

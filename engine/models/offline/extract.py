@@ -50,7 +50,7 @@ class Quote:
     source: Source
 
 
-def bare_name(label: str) -> str:
+def _bare_name(label: str) -> str:
     """`asyncio.Queue(maxsize=0)` -> `queue`: the name a sentence would mention. A label that
     is a number or a version (a table row's first cell, `7.x`, `v18.x`, `40`) is one whole."""
     if _NUMERIC_LABEL_RE.match(label):
@@ -106,7 +106,7 @@ def _quoted(text: str, sentence: LabelledSentence) -> str | None:
     # A sentence known to start here is checked as one even when its first word is lower-case.
     checked = text[:1].upper() + text[1:] if sentence.opens else text
     if sentence.entry and sentence.label:
-        name = bare_name(sentence.label)
+        name = _bare_name(sentence.label)
         # A short sentence that names its entry ("The default method is btree.") is quoted
         # under the entry too, as one that does not name it is.
         if name and (name not in text.casefold() or not quotable(checked)):
