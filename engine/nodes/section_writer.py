@@ -26,7 +26,9 @@ from engine.middleware.guarded import guarded_text_call
 from engine.middleware.retry import RetryPolicy
 from engine.middleware.structured_output import invoke_structured
 from engine.model_task import ModelTask
+from engine.models.compat.reply_watch import stop_reply_when
 from engine.nodes.section_inputs import SectionInput
+from engine.nodes.section_length import claims_complete
 from engine.prompt_blocks import SECTION_INPUT_HEADING
 from engine.prompts import SECTION_PROMPT, SUMMARY_PROMPT
 from engine.schemas import Claim, SectionDraft
@@ -39,6 +41,8 @@ from engine.text.words import content_words
 _SENTENCE_END = re.compile(rf"{PROSE_SENTENCE_BREAK}|\n+")
 _WORD = re.compile(r"\w+")
 MAX_CLAIMS = 8
+# The summary is asked for 2 to 4 sentences.
+SUMMARY_CLAIMS = 4
 # What a section or the summary writes at most, for pricing the call before it is made.
 SECTION_OUTPUT_TOKENS = 600
 
@@ -145,14 +149,17 @@ async def draft_claims(
     structured: bool,
     policy: RetryPolicy,
     task: ModelTask,
+    keep: int = MAX_CLAIMS,
 ) -> list[Claim]:
-    """One writer call: claims with ids (structured), else prose read back as claims."""
+    """One writer call: claims with ids (structured), else prose read back as claims; its
+    first `keep`, the reply ended once it has written them."""
     messages = [SystemMessage(content=system), HumanMessage(content=prompt)]
-    if structured:
-        draft = await invoke_structured(model, SectionDraft, messages, policy=policy, task=task)
-        return list(draft.claims)
-    reply = await guarded_text_call(model, messages, policy=policy, task=task)
-    return claims_from_prose(reply.text)
+    with stop_reply_when(claims_complete(keep)):
+        if structured:
+            draft = await invoke_structured(model, SectionDraft, messages, policy=policy, task=task)
+            return list(draft.claims)[:keep]
+        reply = await guarded_text_call(model, messages, policy=policy, task=task)
+    return claims_from_prose(reply.text)[:keep]
 
 
 async def write_section(
@@ -239,11 +246,12 @@ async def write_summary(
             structured=structured,
             policy=policy,
             task=ModelTask(role="summary", section=summary_payload(question, sections)),
+            keep=SUMMARY_CLAIMS,
         )
     except Exception:
         return []
     known = {n: numbers.order[n - 1] for n in cited}
-    summary = cited_sentences(claims[:4], known, numbers)
+    summary = cited_sentences(claims, known, numbers)
     # A small model given every section often copies them, and the reader would read them
     # twice (so would sections' opening sentences put in its place): a copy is no summary.
     return [] if _copies_the_sections(summary, sections) else summary

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -104,3 +105,67 @@ def parse_json_object(text: str) -> dict[str, Any]:
         if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
             return value[0]
     raise ValueError("the reply held no JSON object")
+
+
+def _structure(text: str, start: int) -> Iterator[tuple[int, str]]:
+    """Each bracket and comma of `text` from `start` on, outside strings, with its offset."""
+    index = start
+    while 0 <= index < len(text):
+        char = text[index]
+        if char == '"':
+            index = _string_end(text, index)
+        elif char in "{}[],":
+            yield index, char
+        index += 1
+
+
+def closed_cut_object(text: str) -> dict[str, Any] | None:
+    """The JSON object a reply cut off mid-way holds so far: cut back to its last complete
+    value and closed (None when it has none).
+
+    A reply ended at its token cap, or stopped once it had said enough, leaves an object open
+    (`{"claims": [{…}, {…}, {"text": "The def`). Everything before the last complete value is
+    as the model meant it, so that part is the answer; asking again would cost the whole reply.
+    """
+    start = text.find("{")
+    # Where the text may end, and the closers it then needs. Never inside an object nested
+    # in the reply's own: a claim without its ids, or a track without its queries, is no value.
+    cuts: list[tuple[int, str]] = []
+    openers: list[str] = []
+    for index, char in _structure(text, start):
+        if char in "{[":
+            openers.append(char)
+            continue
+        if char != ",":
+            if openers:
+                openers.pop()
+            if not openers:
+                break  # the object closed: what follows in it is the model's own mistake
+        if "{" not in openers[1:]:
+            cuts.append((index if char == "," else index + 1, _closers(openers)))
+    for end, closers in reversed(cuts):
+        try:
+            value = _loads(text[start:end] + closers)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _closers(openers: list[str]) -> str:
+    return "".join("}" if opener == "{" else "]" for opener in reversed(openers))
+
+
+def array_objects_closed(text: str) -> int:
+    """How many objects inside an array the JSON text so far has closed (`{"claims": [{…},
+    {…}, {"te` → 2): a streamed list's items, counted while the reply is still coming."""
+    closed = 0
+    openers: list[str] = []
+    for _, char in _structure(text, text.find("{")):
+        if char in "{[":
+            openers.append(char)
+        elif char in "}]" and openers:
+            opener = openers.pop()
+            closed += opener == "{" and bool(openers) and openers[-1] == "["
+    return closed

@@ -14,10 +14,14 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from engine.messages import message_text
-from engine.models.compat.json_text import parse_json_object
+from engine.models.compat.json_text import closed_cut_object, parse_json_object
 from engine.models.compat.normalize import strip_reasoning, unescape_entities, unescape_values
 from engine.models.compat.profile import STRUCTURED_METHODS, StructuredMethod
+from engine.models.compat.reply_watch import STOPPED_EARLY
 
+# A reply ended before the model finished it: at the token cap, or by a watch that had read
+# enough. Its JSON is read as far as it is complete.
+CUT_REASONS = frozenset({"length", STOPPED_EARLY})
 _SCHEMA_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -85,8 +89,17 @@ def json_from_reply(reply: AIMessage, method: StructuredMethod) -> dict[str, Any
     try:
         return dict(unescape_values(parse_json_object(text)))
     except ValueError:
+        pass
+    try:
         # JSON whose quotes themselves came back as entities (`{&#34;a&#34;: 1}`).
         return dict(unescape_values(parse_json_object(unescape_entities(text))))
+    except ValueError:
+        if reply.response_metadata.get("finish_reason") not in CUT_REASONS:
+            raise
+    cut = closed_cut_object(text)
+    if cut is None:
+        raise ValueError("the reply was cut off before its first complete value")
+    return dict(unescape_values(cut))
 
 
 def correction(name: str, error: str) -> HumanMessage:

@@ -423,3 +423,45 @@ def test_a_sentence_the_section_already_says_is_not_said_again():
         ("Blocks range from 64 KB to 16 MB. Larger blocks compress better but use memory.", [1]),
         ("Unset, quality picks the size.", [1]),
     ]
+
+
+async def test_a_reply_ends_once_it_has_written_the_claims_that_are_kept(tmp_path: Path):
+    """The writer keeps a summary's first four claims: the reply is ended there, and read as far
+    as it got. Seen on the 1.5B: a summary going on through every section, ~400 tokens."""
+    from engine.model_task import ModelTask
+    from engine.nodes.section_writer import SUMMARY_CLAIMS, draft_claims
+
+    claims = [
+        {"text": f"Claim {n} states a setting's default.", "source_ids": [n]} for n in range(6)
+    ]
+    whole = json.dumps({"claims": claims})
+    # What comes after the fourth claim is broken: read to its end, the reply is no JSON.
+    broken = whole[: whole.index('{"text": "Claim 4')] + '{"text": "Claim 4" "source_ids": [4]}]}'
+    prose = " ".join(f"Claim {n} states a setting's default [{n}]." for n in range(6))
+    replies = iter([broken, prose])
+    with ScriptedOpenAIServer(lambda body: Answer(content=next(replies))) as llm:
+        _, model = _text_writer(llm.base_url, tmp_path)
+        task = ModelTask(role="summary", section={})
+        policy = RetryPolicy(max_retries=0)
+        model.endpoint.transport.policy = policy
+        structured = await draft_claims(
+            model,
+            "system",
+            "prompt",
+            structured=True,
+            policy=policy,
+            task=task,
+            keep=SUMMARY_CLAIMS,
+        )
+        written = await draft_claims(
+            model, "system", "prompt", structured=False, policy=policy, task=task, keep=2
+        )
+        sent = len(llm.requests)
+
+    assert [c.text for c in structured] == [c["text"] for c in claims[:SUMMARY_CLAIMS]]
+    assert [c.source_ids for c in structured] == [[0], [1], [2], [3]]
+    assert [c.text for c in written] == [
+        "Claim 0 states a setting's default.",
+        "Claim 1 states a setting's default.",
+    ]
+    assert sent == 2  # neither asked again
