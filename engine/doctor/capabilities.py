@@ -1,7 +1,8 @@
 """Capability probes: what one LLM endpoint can do, found by asking it.
 
 Each distinct LLM endpoint gets the probes a run would otherwise send on its first call: one
-tool call, one plain answer with tools bound, and one JSON reply per structured-output method.
+tool call, one plain answer with tools bound, one JSON reply per structured-output method, and
+two requests side by side (does the server cut a reply when another arrives).
 What they find is the endpoint's model profile, stored under the data directory so runs reuse
 it. Messages name an endpoint by host:port only.
 """
@@ -53,7 +54,7 @@ async def probe_capabilities(
             elapsed_seconds=time.monotonic() - started,
         )
     elapsed = time.monotonic() - started
-    cut = getattr(transport, "cut_replies", 0)
+    cut = getattr(transport, "cut_replies", 0) - probed.probe_cuts
     if not any(check.ok for check in capabilities):
         cause = _cut_warning(cut) if cut else f"check the model name ({target.model}) and the key"
         return replace(

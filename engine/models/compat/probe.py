@@ -3,6 +3,7 @@
 Native tool calling must pass two probes, because servers fail in two ways: some drop tools
 unless forced, some (llama-cpp-python's `chatml-function-calling`) call tools but cannot
 answer in plain text while tools are bound. Both probes are streamed, as real calls are.
+Two requests side by side find whether the server cuts a streaming reply when another arrives.
 
 A probe is a question about the server, not research: it gets one quick retry and a short
 timeout, never the long backoff a research call waits through. A probe the server did not
@@ -12,6 +13,7 @@ leads to is only assumed, used for now and never remembered (`ModelProfile.concl
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +38,8 @@ from engine.models.compat.structured import (
 from engine.models.compat.transport import Transport
 
 PROBE_TOKENS = 48
+PARALLEL_CHECK = "parallel requests"
+PARALLEL_PROBE_GAP_SECONDS = 0.5
 # One quick retry and a short wait per probe; a longer outage is no answer about the model.
 PROBE_RETRIES = 1
 PROBE_MAX_WAIT_SECONDS = 2.0
@@ -73,6 +77,8 @@ class ProbeReport:
     # False when a probe got no answer (rate limit, server error, timeout): the checks that
     # failed for that reason tell nothing about the model.
     conclusive: bool = True
+    # Replies the parallel probe cut on purpose (not a sign the server was busy).
+    probe_cuts: int = 0
 
 
 async def _send(
@@ -166,14 +172,59 @@ async def _structured_probe(transport: Transport, report: ProbeReport) -> Struct
     return "text"
 
 
+async def _parallel_probe(transport: Transport, report: ProbeReport) -> bool:
+    """Whether the server ends a streaming reply when another request arrives (llama-cpp-
+    python's server does). Learned any later, it costs the first parallel researchers their
+    replies, each after a long prompt was read (a minute or more on a CPU server)."""
+    count: list[BaseMessage] = [HumanMessage(content="Count from 1 to 30, separated by spaces.")]
+    # No retry: the cut is the answer, and a retry would only be cut again.
+    policy = replace(_probe_policy(transport.policy), max_retries=0)
+
+    async def sent_after(delay: float) -> str:
+        await asyncio.sleep(delay)
+        try:
+            await transport.send(
+                count,
+                max_tokens=PROBE_TOKENS,
+                retry_server_errors=False,
+                policy=policy,
+                timeout_seconds=PROBE_TIMEOUT_SECONDS,
+            )
+        except ModelCallError as exc:
+            if exc.unreachable:
+                raise
+            return "cut" if exc.cut_short else "failed"
+        return "answered"
+
+    # The second request once the first reply is streaming: one that arrives first cuts nothing.
+    outcomes = await asyncio.gather(sent_after(0.0), sent_after(PARALLEL_PROBE_GAP_SECONDS))
+    report.probe_cuts = outcomes.count("cut")
+    if report.probe_cuts or transport.one_at_a_time:
+        detail = "one at a time: a new request ended the reply streaming; research units take turns"
+        report.checks.append((PARALLEL_CHECK, False, detail))
+        return True
+    if outcomes == ["answered", "answered"]:
+        report.checks.append((PARALLEL_CHECK, True, "answered side by side"))
+    else:
+        report.checks.append((PARALLEL_CHECK, False, "no answer to both"))
+    return False
+
+
 async def probe_endpoint(transport: Transport, context_window: int) -> ProbeReport:
     """Probe one endpoint; `ModelCallError` when it cannot be reached at all."""
     report = ProbeReport(ModelProfile(context_window, source="detected"))
     native = await _tool_probe(transport, report)
     method = await _structured_probe(transport, report)
+    # Only a server that answers at all can say how it answers two requests.
+    answers = any(ok for _, ok, _ in report.checks)
+    one_at_a_time = answers and await _parallel_probe(transport, report)
     source = "detected" if report.conclusive else ASSUMED
     report.profile = ModelProfile(
-        context_window, "native" if native else "prompted", method, source=source
+        context_window,
+        "native" if native else "prompted",
+        method,
+        source=source,
+        one_at_a_time=one_at_a_time,
     )
     return report
 

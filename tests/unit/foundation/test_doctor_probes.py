@@ -40,6 +40,9 @@ class _Behaviour:
     cut_streams: bool = False  # end every stream without a finish_reason
     chat_status: int | None = None  # answer every chat request with this HTTP status
     models_delay: float = 0.0  # seconds before GET /models answers (a busy server)
+    # As llama-cpp-python's server: a request arriving while a reply streams ends that reply.
+    single_slot: bool = False
+    arrived: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
     auth: list[str] = field(default_factory=list)
 
@@ -68,6 +71,7 @@ class _Stub(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
         self.behaviour.auth.append(self.headers.get("Authorization", ""))
         self.behaviour.requests.append(body)
+        self.behaviour.arrived += 1
         if self.behaviour.chat_status is not None:
             self._json(self.behaviour.chat_status, {"error": {"message": "no such model"}})
             return
@@ -124,6 +128,10 @@ class _Stub(BaseHTTPRequestHandler):
             self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
 
         send({"role": "assistant", "content": ""})
+        if self.behaviour.single_slot and self._cut_by_another():
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
+            return
         if content:
             send({"content": content})
         for index, call in enumerate(calls):
@@ -132,6 +140,16 @@ class _Stub(BaseHTTPRequestHandler):
             send({}, "tool_calls" if calls else "stop")
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+    def _cut_by_another(self, generating_seconds: float = 1.5) -> bool:
+        """A second of generation, ended (True) as soon as another request arrives."""
+        mine = self.behaviour.arrived
+        deadline = time.monotonic() + generating_seconds
+        while time.monotonic() < deadline:
+            if self.behaviour.arrived != mine:
+                return True
+            time.sleep(0.02)
+        return False
 
 
 def _call(name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -288,6 +306,34 @@ def test_streams_cut_without_a_finish_reason_are_flagged(
     assert "--interrupt_requests false" in text
 
 
+def test_a_server_that_cuts_a_reply_when_another_arrives_is_served_one_at_a_time(
+    tmp_path: Path, stub: tuple[str, _Behaviour]
+) -> None:
+    """Found by the probes, not by the first parallel researchers losing their replies."""
+    base_url, behaviour = stub
+    behaviour.single_slot = True
+    settings = _settings(base_url, tmp_path)
+    report = doctor.collect_report(settings)
+    text = report.render()
+    assert report.can_run, text
+    assert re.search(r"parallel requests\s+no\s+one at a time", text)
+    # The cut was asked for: no warning that the server was busy during the probes.
+    assert "ended without a finish reason" not in text
+    profile = configured_profile(settings, "researcher")
+    assert profile is not None and profile.one_at_a_time
+
+
+def test_a_server_that_answers_side_by_side_is_not_served_one_at_a_time(
+    tmp_path: Path, stub: tuple[str, _Behaviour]
+) -> None:
+    base_url, _ = stub
+    settings = _settings(base_url, tmp_path)
+    text = doctor.collect_report(settings).render()
+    assert re.search(r"parallel requests\s+yes\s+answered side by side", text)
+    profile = configured_profile(settings, "researcher")
+    assert profile is not None and not profile.one_at_a_time
+
+
 def test_a_server_that_refuses_every_chat_request_cannot_run(
     tmp_path: Path, stub: tuple[str, _Behaviour]
 ) -> None:
@@ -315,8 +361,9 @@ def test_roles_sharing_an_endpoint_are_probed_once_and_others_apart(
     assert "model bigger (used by writer)" in text
     models = {body["model"] for body in behaviour.requests}
     assert models == {"local", "bigger"}
-    # Three probes each (tool call, text with tools, json_schema): six in all, not twelve.
-    assert len(behaviour.requests) == 6
+    # Five probes each (tool call, text with tools, json_schema, two side by side): ten in
+    # all, not twenty.
+    assert len(behaviour.requests) == 10
 
 
 def test_a_busy_server_that_is_slow_on_get_models_is_still_probed(
