@@ -1,4 +1,5 @@
-"""The local index's queries: chunks with every query word first, then with ever fewer.
+"""The local index's queries: chunks with every query word first, then missing one or two,
+then any of them ranked by BM25.
 
 Scoring a chunk is what costs time, so only small candidate sets are ever scored: an OR over
 common words would score most of a big index. A row is (id, document key, title, heading,
@@ -25,7 +26,8 @@ LEAVE_OUT_MAX_TERMS = {1: 10, 2: 7}
 def relaxed_matches(
     conn: sqlite3.Connection, terms: list[str], folder_id: int, limit: int, wanted: int
 ) -> list[Row]:
-    """Chunks with every term first; then, while too few, drop the commonest term."""
+    """Chunks with every term first; then, while too few, those missing one term, then two;
+    then those with any of the terms that fit the scoring budget, rarest first."""
     rows = ranked(conn, quoted(terms, "AND"), folder_id, wanted)
     if len(rows) >= limit or len(terms) == 1:
         return rows
@@ -39,16 +41,15 @@ def relaxed_matches(
         rows += _missing_words(conn, terms, missing, folder_id, wanted, seen)
         if len(rows) >= limit:
             return rows
+    # Then every chunk with any of the words, ranked by BM25, where each word counts by how
+    # rare it is. Requiring ever fewer words, commonest dropped first, kept a question's rarest
+    # word mandatory however incidental ("decide" in "how does autovacuum decide when to
+    # vacuum…": three chunks have it, the lock-timeout page first), and put the pages with
+    # every other word behind it; ranked as one, they lead.
     frequency = {term: _frequency(conn, term) for term in terms}
     rarest_first = sorted(terms, key=lambda term: (frequency[term], term))
-    subset = rarest_first
-    while len(rows) < limit and len(subset) > 1:
-        subset = subset[:-1]
-        rows += _unseen(ranked(conn, quoted(subset, "AND"), folder_id, wanted), seen)
-    if len(rows) < limit:
-        # Last resort: any of the rarer terms, as many as fit the scoring budget.
-        chosen = _within_scoring_budget(rarest_first, frequency)
-        rows += _unseen(ranked(conn, quoted(chosen, "OR"), folder_id, wanted), seen)
+    chosen = _within_scoring_budget(rarest_first, frequency)
+    rows += _unseen(ranked(conn, quoted(chosen, "OR"), folder_id, wanted), seen)
     return rows
 
 

@@ -318,3 +318,44 @@ def test_a_passage_missing_one_question_word_beats_passages_with_only_rare_words
         3,
     )
     assert hits[0].document_key == "events.md"
+
+
+def test_a_rare_incidental_word_of_a_long_question_does_not_decide_the_ranking(
+    tmp_path: Path,
+) -> None:
+    """Seen on the PostgreSQL manual: "decide" is in three chunks, one of them the lock
+    timeout's ("the waiter decides to check for deadlock"). Requiring ever fewer words,
+    commonest dropped first, kept it in every query and ranked that page above the pages with
+    the question's other words."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "autovacuum.md").write_text(
+        "# Automatic Vacuuming\n\nThe autovacuum daemon issues VACUUM and ANALYZE commands "
+        "for a table once its thresholds are passed.\n",
+        encoding="utf-8",
+    )
+    (docs / "locks.md").write_text(
+        "# Lock Management\n\nThe waiter decides to check for deadlock once deadlock_timeout "
+        "has passed; these settings control it.\n",
+        encoding="utf-8",
+    )
+    for n in range(8):
+        (docs / f"config{n}.md").write_text(
+            f"# Server configuration {n}\n\nPostgreSQL settings control each table ({n}).\n",
+            encoding="utf-8",
+        )
+    # The words that matter are commoner in a manual about them than the incidental one.
+    for n in range(3):
+        (docs / f"maintenance{n}.md").write_text(
+            f"# Maintenance {n}\n\nRun VACUUM, ANALYZE or autovacuum weekly ({n}).\n",
+            encoding="utf-8",
+        )
+    index = _index(tmp_path, docs)
+    index.refresh()
+    question = (
+        "How does PostgreSQL autovacuum decide when to vacuum and analyze a table, and which "
+        "settings control it?"
+    )
+    keys = [hit.document_key for hit in index.search(question, 5)]
+    assert keys[0] == "autovacuum.md"
+    assert keys.index("locks.md") > keys.index("autovacuum.md")
