@@ -7,7 +7,7 @@ shares no word with its track's title, its queries or the question names none of
 is named after its track instead (its first query, a search phrase, else its title). A name
 that shares one ("Compression" for mod_deflate's track searching "compress responses") stays,
 unless it is a page's file name, address or manual page ("mod_deflate.html", seen on the
-1.5B for httpd; "git-reflog(1)", for Git).
+1.5B for httpd; "git-reflog(1)", for Git). A section number is left out.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engine.text.words import stemmed_words
 
 # A section heading fits on a line of the report's outline.
 NAME_CHARS = 80
+_NUMBERING = re.compile(r"^\s*(?:\d+\.)+\d*\s+")
 # A manual page as a reference names it: `git-reflog(1)`, `crontab(5)`.
 _MANUAL_PAGE = re.compile(r"[\w.+-]+\(\d\w*\)")
 
@@ -38,6 +39,11 @@ def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
 
 
 def _named(track: ResearchTrack, question: str) -> ResearchTrack:
+    # "3. Configuration Parameters" (an outline's), "20.10. Automatic Vacuuming" (a manual's):
+    # the number places the part in another document, and the report numbers nothing.
+    unnumbered = _NUMBERING.sub("", track.section)
+    if len(unnumbered.strip()) >= 3 and unnumbered != track.section:
+        track = track.model_copy(update={"section": unnumbered})
     about = stemmed_words(" ".join([track.title, *track.queries, question]))
     # A file name, a web address or a manual page names a page, not a part of the subject.
     if stemmed_words(track.section) & about and not _names_a_page(track.section.strip()):

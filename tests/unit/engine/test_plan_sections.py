@@ -48,9 +48,25 @@ def test_a_section_sharing_a_word_with_its_track_or_the_question_stays() -> None
     plan = _plan(
         ("mod_deflate", "Compression", ["mod_deflate", "compress responses"]),
         ("mod_headers", "Caching", ["mod_headers", "cache control headers"]),
-        ("Automatic Vacuuming", "20.10. Automatic Vacuuming", ["runtime-config-autovacuum.html"]),
+        ("Cache expiry", "Expiry", ["mod_expires", "Expires header"]),
     )
     assert with_named_sections(plan, question) is plan
+
+
+def test_a_section_is_named_without_its_number() -> None:
+    # The 1.5B's PostgreSQL plans: a manual's section number, an outline's.
+    question = "How does PostgreSQL autovacuum decide when to vacuum and analyze a table?"
+    plan = _plan(
+        ("Automatic Vacuuming", "20.10. Automatic Vacuuming", ["runtime-config-autovacuum.html"]),
+        ("Configuration Parameters", "3. Configuration Parameters", ["autovacuum parameters"]),
+        ("Thresholds", "2.1 Thresholds", ["autovacuum_vacuum_threshold"]),
+    )
+    named = with_named_sections(plan, question)
+    assert [track.section for track in named.tracks] == [
+        "Automatic Vacuuming",
+        "Configuration Parameters",
+        "Thresholds",
+    ]
 
 
 def test_a_long_title_is_cut_at_a_word_when_no_query_can_name_the_section() -> None:
