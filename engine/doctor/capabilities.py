@@ -218,4 +218,7 @@ def _watched(transport: Any, policy: Any) -> Any:
                 raise
 
     values = {item.name: getattr(transport, item.name) for item in fields(transport)}
-    return WatchedTransport(**{**values, "policy": policy})
+    # Probed afresh: what an earlier session learned about taking turns is asked again, not
+    # carried into the answer (a server restarted with --interrupt_requests false takes two).
+    fresh = {"policy": policy, "one_at_a_time": False, "learned_one_at_a_time": None}
+    return WatchedTransport(**{**values, **fresh})

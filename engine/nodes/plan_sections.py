@@ -20,7 +20,8 @@ from engine.text.words import stemmed_words
 
 # A section heading fits on a line of the report's outline.
 NAME_CHARS = 80
-_NUMBERING = re.compile(r"^\s*(?:\d+\.)+\d*\s+")
+# Ended by a dot, as outlines and manuals number: "3. ", "20.10. " (not "3.11 Changes").
+_NUMBERING = re.compile(r"^\s*(?:\d+\.)+\s+")
 # A manual page as a reference names it: `git-reflog(1)`, `crontab(5)`.
 _MANUAL_PAGE = re.compile(r"[\w.+-]+\(\d\w*\)")
 

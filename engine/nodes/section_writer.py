@@ -154,7 +154,8 @@ async def draft_claims(
     """One writer call: claims with ids (structured), else prose read back as claims; its
     first `keep`, the reply ended once it has written them."""
     messages = [SystemMessage(content=system), HumanMessage(content=prompt)]
-    with stop_reply_when(claims_complete(keep)):
+    watch = claims_complete(keep, structured=structured, read_prose=claims_from_prose)
+    with stop_reply_when(watch):
         if structured:
             draft = await invoke_structured(model, SectionDraft, messages, policy=policy, task=task)
             return list(draft.claims)[:keep]

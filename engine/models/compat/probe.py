@@ -29,6 +29,7 @@ from engine.models.compat.profile import (
     ModelProfile,
     StructuredMethod,
 )
+from engine.models.compat.reply_watch import stop_reply_when
 from engine.models.compat.structured import (
     json_from_reply,
     request_for,
@@ -39,7 +40,6 @@ from engine.models.compat.transport import Transport
 
 PROBE_TOKENS = 48
 PARALLEL_CHECK = "parallel requests"
-PARALLEL_PROBE_GAP_SECONDS = 0.5
 # One quick retry and a short wait per probe; a longer outage is no answer about the model.
 PROBE_RETRIES = 1
 PROBE_MAX_WAIT_SECONDS = 2.0
@@ -179,9 +179,13 @@ async def _parallel_probe(transport: Transport, report: ProbeReport) -> bool:
     count: list[BaseMessage] = [HumanMessage(content="Count from 1 to 30, separated by spaces.")]
     # No retry: the cut is the answer, and a retry would only be cut again.
     policy = replace(_probe_policy(transport.policy), max_retries=0)
+    streaming = asyncio.Event()
 
-    async def sent_after(delay: float) -> str:
-        await asyncio.sleep(delay)
+    def started(text: str) -> bool:
+        streaming.set()
+        return False
+
+    async def outcome() -> str:
         try:
             await transport.send(
                 count,
@@ -196,17 +200,31 @@ async def _parallel_probe(transport: Transport, report: ProbeReport) -> bool:
             return "cut" if exc.cut_short else "failed"
         return "answered"
 
-    # The second request once the first reply is streaming: one that arrives first cuts nothing.
-    outcomes = await asyncio.gather(sent_after(0.0), sent_after(PARALLEL_PROBE_GAP_SECONDS))
+    async def first() -> str:
+        try:
+            with stop_reply_when(started):
+                return await outcome()
+        finally:
+            streaming.set()
+
+    async def second() -> str:
+        # Once the first reply is streaming, however fast the server: a request that arrives
+        # before it, or after it ended, cuts nothing.
+        await streaming.wait()
+        return await outcome()
+
+    outcomes = await asyncio.gather(first(), second())
     report.probe_cuts = outcomes.count("cut")
     if report.probe_cuts or transport.one_at_a_time:
         detail = "one at a time: a new request ended the reply streaming; research units take turns"
         report.checks.append((PARALLEL_CHECK, False, detail))
         return True
-    if outcomes == ["answered", "answered"]:
-        report.checks.append((PARALLEL_CHECK, True, "answered side by side"))
+    if "failed" in outcomes:
+        # Both were answered before, one at a time: a refusal now says nothing about the model.
+        report.conclusive = False
+        report.checks.append((PARALLEL_CHECK, False, NO_ANSWER))
     else:
-        report.checks.append((PARALLEL_CHECK, False, "no answer to both"))
+        report.checks.append((PARALLEL_CHECK, True, "answered side by side"))
     return False
 
 

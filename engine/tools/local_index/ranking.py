@@ -27,7 +27,7 @@ def relaxed_matches(
     conn: sqlite3.Connection, terms: list[str], folder_id: int, limit: int, wanted: int
 ) -> list[Row]:
     """Chunks with every term first; then, while too few, those missing one term, then two;
-    then those with any of the terms that fit the scoring budget, rarest first."""
+    then those with any of the terms (the rarest that fit the scoring budget), by BM25."""
     rows = ranked(conn, quoted(terms, "AND"), folder_id, wanted)
     if len(rows) >= limit or len(terms) == 1:
         return rows

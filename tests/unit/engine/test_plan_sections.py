@@ -59,13 +59,15 @@ def test_a_section_is_named_without_its_number() -> None:
     plan = _plan(
         ("Automatic Vacuuming", "20.10. Automatic Vacuuming", ["runtime-config-autovacuum.html"]),
         ("Configuration Parameters", "3. Configuration Parameters", ["autovacuum parameters"]),
-        ("Thresholds", "2.1 Thresholds", ["autovacuum_vacuum_threshold"]),
+        ("Thresholds", "25.1.6. Thresholds", ["autovacuum_vacuum_threshold"]),
+        ("Python 3.11", "3.11 Changes", ["whatsnew 3.11"]),
     )
     named = with_named_sections(plan, question)
     assert [track.section for track in named.tracks] == [
         "Automatic Vacuuming",
         "Configuration Parameters",
         "Thresholds",
+        "3.11 Changes",  # a version, not a section number
     ]
 
 

@@ -42,6 +42,7 @@ class _Behaviour:
     models_delay: float = 0.0  # seconds before GET /models answers (a busy server)
     # As llama-cpp-python's server: a request arriving while a reply streams ends that reply.
     single_slot: bool = False
+    seconds_a_piece: float = 0.02
     arrived: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
     auth: list[str] = field(default_factory=list)
@@ -108,6 +109,8 @@ class _Stub(BaseHTTPRequestHandler):
             return "hello", []
         if kind in ("json_schema", "json_object"):
             return JSON_REPLY, []
+        if "Count from 1" in json.dumps(body.get("messages")):
+            return " ".join(str(n) for n in range(1, 31)), []
         return "hello", []
 
     def _stream(self, content: str, calls: list[dict[str, Any]]) -> None:
@@ -128,11 +131,12 @@ class _Stub(BaseHTTPRequestHandler):
             self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
 
         send({"role": "assistant", "content": ""})
-        if self.behaviour.single_slot and self._cut_by_another():
-            self.wfile.write(b"data: [DONE]\n\n")
-            self.wfile.flush()
-            return
-        if content:
+        if self.behaviour.single_slot:
+            if self._cut_by_another(send, content):
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+                return
+        elif content:
             send({"content": content})
         for index, call in enumerate(calls):
             send({"tool_calls": [{"index": index, **call}]})
@@ -141,14 +145,16 @@ class _Stub(BaseHTTPRequestHandler):
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
-    def _cut_by_another(self, generating_seconds: float = 1.5) -> bool:
-        """A second of generation, ended (True) as soon as another request arrives."""
+    def _cut_by_another(self, send: Any, content: str) -> bool:
+        """The reply streamed a few characters at a time, as a model generates it, and ended
+        without a finish reason (True) as soon as another request arrives."""
         mine = self.behaviour.arrived
-        deadline = time.monotonic() + generating_seconds
-        while time.monotonic() < deadline:
+        for start in range(0, len(content), 3):
+            send({"content": content[start : start + 3]})
+            self.wfile.flush()
+            time.sleep(self.behaviour.seconds_a_piece)
             if self.behaviour.arrived != mine:
                 return True
-            time.sleep(0.02)
         return False
 
 
@@ -321,6 +327,22 @@ def test_a_server_that_cuts_a_reply_when_another_arrives_is_served_one_at_a_time
     assert "ended without a finish reason" not in text
     profile = configured_profile(settings, "researcher")
     assert profile is not None and profile.one_at_a_time
+
+
+def test_a_fast_server_is_still_caught_cutting_and_a_restarted_one_is_asked_afresh(
+    tmp_path: Path, stub: tuple[str, _Behaviour]
+) -> None:
+    base_url, behaviour = stub
+    behaviour.single_slot, behaviour.seconds_a_piece = True, 0.001  # a GPU's speed
+    settings = _settings(base_url, tmp_path)
+    text = doctor.collect_report(settings).render()
+    assert re.search(r"parallel requests\s+no\s+one at a time", text)
+    # Restarted to queue requests instead: doctor asks again and the profile forgets it.
+    behaviour.single_slot = False
+    text = doctor.collect_report(settings).render()
+    assert re.search(r"parallel requests\s+yes\s+answered side by side", text)
+    profile = configured_profile(settings, "researcher")
+    assert profile is not None and not profile.one_at_a_time
 
 
 def test_a_server_that_answers_side_by_side_is_not_served_one_at_a_time(
