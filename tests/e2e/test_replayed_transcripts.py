@@ -26,7 +26,7 @@ from engine.events import (
     RunFinished,
     ToolCalled,
 )
-from engine.nodes.verify import OFF_QUESTION_BANNER
+from engine.nodes.verify import UNVERIFIED_BANNER
 from engine.quick.answer import QUOTED_FOR_MARKERS, QUOTED_INSTEAD
 from engine.quick.graph import COPY_NOTICE, MARKER_NOTICE
 from tests.e2e.harness import SAMPLE_CORPUS, outside_corpus, read_jsonl
@@ -61,13 +61,12 @@ EXPECTED: dict[str, Expected] = {
     # quoted: tests/unit/compat/test_echoed_results.py.)
     "quick_asyncio_cancel": Expected(exit_code=0, verified=True, min_kept_citations=1),
     "quick_lru_cache_default": Expected(exit_code=0, verified=True, min_kept_citations=1),
-    # Nothing retrieved answers it. Given the passages, the model answered "won by Brazil"
-    # (wrong, and from memory), then described one of them ("This can be seen in passage [4],
-    # which describes the synchronization between processes …"): grounding marks the first,
-    # and the second is true of its passage but no answer. Reported unverified (exit 4), with
-    # the banner that says so, not passed off as research.
+    # Nothing retrieved answers it. Given the passages, the model answered "The 1998 FIFA World
+    # Cup final was won by Brazil." (wrong, from memory, citing nothing): grounding marks it,
+    # and the answer is reported unverified (exit 4), with the banner that says so, not passed
+    # off as research.
     "quick_off_corpus": Expected(
-        exit_code=4, verified=False, min_searches=1, banner=OFF_QUESTION_BANNER
+        exit_code=4, verified=False, min_searches=1, banner=UNVERIFIED_BANNER
     ),
     # Over undici's pages: asked for one or two sentences, "… is [24]." (a marker where the
     # version should be, and no passage 24); asked again once, the same; then, with the tools,
