@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.models.compat.normalize import strip_reasoning
 from engine.models.compat.reply_watch import ReplyWatch
 from engine.text.sentences import PROSE_SENTENCE_BREAK_RE
 
@@ -32,8 +33,9 @@ def _prose_breaks(text: str) -> list[int]:
 
 
 def said_enough(sentences: int = ANSWER_SENTENCES) -> ReplyWatch:
-    """A watch that fires once the reply has ended `sentences` sentences and begun another."""
-    return lambda text: len(_prose_breaks(text)) >= sentences
+    """A watch that fires once the reply has ended `sentences` sentences and begun another;
+    reasoning (`<think>…`) is no sentence of the answer, and a reply still in it goes on."""
+    return lambda text: len(_prose_breaks(strip_reasoning(text))) >= sentences
 
 
 def first_sentences(text: str, sentences: int = ANSWER_SENTENCES) -> str:

@@ -32,6 +32,15 @@ def test_the_watch_fires_once_a_sentence_beyond_the_limit_has_begun() -> None:
     assert not watch("It was MaxClients before 2.3.13, e.g. in 2.2 [1]. Later")
 
 
+def test_a_reply_still_reasoning_is_not_ended() -> None:
+    watch = said_enough(2)
+    thinking = "<think>The user asks about MaxClients. I recall a rename. Let me check"
+    assert not watch(thinking)
+    answered = f"{thinking}.</think>It was MaxClients [1]. Then it was renamed [1]. The"
+    assert watch(answered)
+    assert not watch(answered.removesuffix(" Then it was renamed [1]. The"))
+
+
 def test_breaks_inside_a_code_block_neither_count_nor_cut() -> None:
     text = (
         "Set it like this [1]:\n```\nSET x = 0. Then Y. Then Z.\n```\nIt applies at once [1]. More"
