@@ -164,7 +164,9 @@ async def reviewed_section(
             )
         except Exception:
             claims = []
-        revised = WrittenSection(section.heading, cited_sentences(claims, known, trial), True)
+        revised = WrittenSection(
+            section.heading, cited_sentences(claims, known, trial, given.passage_texts()), True
+        )
         again = _unsupported(revised, records, registry, trial) if revised.sentences else None
         if again is not None and len(again) < len(unsupported):
             numbers.order[:] = trial.order

@@ -52,6 +52,9 @@ class SectionInput:
     passages: list[NumberedPassage] = field(default_factory=list)
     findings: list[tuple[str, list[int]]] = field(default_factory=list)
 
+    def passage_texts(self) -> dict[int, str]:
+        return {passage.number: passage.text for passage in self.passages}
+
     def payload(self) -> dict[str, Any]:
         return {
             "question": self.question,

@@ -22,6 +22,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from engine.budget import call_fits, call_tokens
+from engine.grounding.score import score_claim
 from engine.middleware.guarded import guarded_text_call
 from engine.middleware.retry import RetryPolicy
 from engine.middleware.structured_output import invoke_structured
@@ -114,27 +115,47 @@ def _numbers(group: str) -> list[int]:
 
 
 def cited_sentences(
-    claims: Sequence[Claim], known: dict[int, str], numbers: SourceNumbers
+    claims: Sequence[Claim],
+    known: dict[int, str],
+    numbers: SourceNumbers,
+    passages: dict[int, str] | None = None,
 ) -> list[tuple[str, list[int]]]:
     """Claims citing at least one passage they were given, their ids turned into report-wide
-    source numbers; the rest dropped (a sentence resting on nothing it was shown)."""
+    source numbers; the rest dropped (a sentence resting on nothing it was shown). Given the
+    `passages`' text, a claim keeps only the sentences they support when they support one."""
     kept: list[tuple[str, list[int]]] = []
     seen: set[str] = set()
     for claim in claims[:MAX_CLAIMS]:
         text = " ".join(SPACED_MARKER_RE.sub("", claim.text).split())
-        locators = [known[i] for i in dict.fromkeys(claim.source_ids) if i in known]
-        if not text or not locators:
+        ids = [i for i in dict.fromkeys(claim.source_ids) if i in known]
+        if not text or not ids:
             continue
         # A sentence the section already says is not said again, alone or inside a claim.
         fresh = [s for s in PROSE_SENTENCE_BREAK_RE.split(text) if _folded(s) not in seen]
+        if passages:
+            fresh = without_own_additions(fresh, [passages[i] for i in ids if i in passages])
         text = " ".join(fresh)
         if len(content_words(text)) < MIN_CONTENT_WORDS:
             continue  # "3 [1].": a list number or a lone value written back says nothing
         seen.update(_folded(sentence) for sentence in fresh)
         if text[-1] not in ".!?":
             text += "."
-        kept.append((text, list(dict.fromkeys(numbers.number(loc) for loc in locators))))
+        kept.append((text, list(dict.fromkeys(numbers.number(known[i]) for i in ids))))
     return kept
+
+
+def without_own_additions(sentences: list[str], passages: list[str]) -> list[str]:
+    """A claim's sentences less those its passages do not support, when they support one of
+    them. Seen on the 1.5B: a fact restated from its passage, then a gloss of the model's own
+    on it ("This helps PostgreSQL to efficiently manage memory and improve query
+    performance."), cited to the same passage. A claim none of whose sentences its passages
+    support is left whole: grounding decides it with every source the run retrieved."""
+    if len(sentences) < 2 or not passages:
+        return sentences
+    supported = [score_claim(sentence, passages).status == "supported" for sentence in sentences]
+    if not any(supported):
+        return sentences
+    return [sentence for sentence, ok in zip(sentences, supported, strict=True) if ok]
 
 
 def _folded(sentence: str) -> str:
@@ -187,7 +208,7 @@ async def write_section(
             )
         except Exception:
             claims = []
-        sentences = cited_sentences(claims, known, numbers)
+        sentences = cited_sentences(claims, known, numbers, section.passage_texts())
         if sentences:
             return WrittenSection(section.heading, sentences, written_by_model=True)
     findings = [Claim(text=text, source_ids=ids) for text, ids in section.findings]

@@ -465,3 +465,71 @@ async def test_a_reply_ends_once_it_has_written_the_claims_that_are_kept(tmp_pat
         "Claim 1 states a setting's default.",
     ]
     assert sent == 2  # neither asked again
+
+
+THRESHOLDS = (
+    "The default thresholds and scale factors are taken from postgresql.conf, but it is "
+    "possible to override them (and many other autovacuum control parameters) on a per-table "
+    "basis; see Storage Parameters for more information."
+)
+DAEMON = "The autovacuum daemon checks each table once per naptime, in every database in turn."
+
+
+def test_a_gloss_the_passages_do_not_support_leaves_the_claim_it_was_added_to():
+    """Seen on the 1.5B (PostgreSQL, deep run): a restated fact, then a sentence of its own."""
+    from engine.nodes.section_writer import SourceNumbers, cited_sentences
+
+    restated = (
+        "The default thresholds and scale factors are taken from postgresql.conf, but it is "
+        "possible to override them on a per-table basis."
+    )
+    gloss = "This allows administrators to fine-tune vacuuming according to their specific needs."
+    claims = [
+        Claim(text=f"{restated} {gloss}", source_ids=[1]),
+        # Both sentences are the passages': both stay.
+        Claim(
+            text="The autovacuum daemon checks each table once per naptime. It does so in "
+            "every database in turn.",
+            source_ids=[2],
+        ),
+        # Nothing here is the passage's: the claim is left whole for grounding to judge.
+        Claim(text=f"{gloss} It keeps tables fast.", source_ids=[1]),
+    ]
+    known = {1: A, 2: B}
+    passages = {1: THRESHOLDS, 2: DAEMON}
+    sentences = [text for text, _ in cited_sentences(claims, known, SourceNumbers(), passages)]
+    assert sentences == [
+        restated,
+        "The autovacuum daemon checks each table once per naptime. It does so in every "
+        "database in turn.",
+        f"{gloss} It keeps tables fast.",
+    ]
+    # Without the passages' text (a summary, written from sections), nothing is judged.
+    assert cited_sentences(claims[:1], known, SourceNumbers())[0][0] == f"{restated} {gloss}"
+
+
+async def test_the_section_writer_reads_each_claim_against_its_passages():
+    from engine.nodes.section_inputs import NumberedPassage, SectionInput
+    from engine.nodes.section_writer import SourceNumbers, write_section
+
+    section = SectionInput(
+        heading="Thresholds",
+        track="Thresholds",
+        question="How does autovacuum decide when to vacuum?",
+        passages=[NumberedPassage(1, A, "Routine Vacuuming", THRESHOLDS)],
+        findings=[(THRESHOLDS, [1])],
+    )
+    restated = "The default thresholds and scale factors are taken from postgresql.conf."
+    draft = SectionDraft(
+        claims=[Claim(text=f"{restated} This helps PostgreSQL manage memory.", source_ids=[1])]
+    )
+    written = await write_section(
+        ScriptedChatModel.sequence([structured_reply(draft)]),
+        section,
+        SourceNumbers(),
+        date="2026-01-01",
+        structured=True,
+        policy=RetryPolicy(max_retries=0),
+    )
+    assert written.written_by_model
+    assert written.sentences == [(restated, [1])]
