@@ -20,6 +20,7 @@ from engine.logs import get_logger
 from engine.messages import message_chars
 from engine.middleware.retry import RetryPolicy, is_transient, status_code
 from engine.models.compat.context_fit import TokenEstimator, fit_messages, shrink
+from engine.models.compat.degenerate import degeneration_watch
 from engine.models.compat.errors import (
     ModelCallError,
     describe_failure,
@@ -219,7 +220,11 @@ class Transport:
             timeout = min(timeout, timeout_seconds)
         bound = self.client.bind(timeout=timeout, **request)
         aggregate: AIMessageChunk | None = None
-        watched = WatchedText(current_watch())
+        degeneration = degeneration_watch(messages)
+        asked = current_watch()
+        watched = WatchedText(
+            degeneration if asked is None else lambda text: asked(text) or degeneration(text)
+        )
         stopped = False
         # Closed on leaving, so a reply stopped early also ends its HTTP stream.
         stream = bound.astream(messages, config={"callbacks": []})
@@ -239,8 +244,7 @@ class Transport:
         if not isinstance(message, AIMessage):
             raise EmptyReplyError("not an assistant message")
         if stopped:
-            metadata = {**message.response_metadata, "finish_reason": STOPPED_EARLY}
-            message = message.model_copy(update={"response_metadata": metadata})
+            message = _stopped_early(message, degeneration.cut_at)
         if not message.response_metadata.get("finish_reason"):
             raise CutShortError("the stream ended without a finish reason")
         chars = sum(message_chars(item) for item in messages) + extra
@@ -255,3 +259,13 @@ class Transport:
                 "total_tokens": prompt_tokens + out,
             }
         return message
+
+
+def _stopped_early(message: AIMessage, cut_at: int | None) -> AIMessage:
+    """`message` marked as ended by a watch; cut back to `cut_at` when the model had begun
+    repeating itself or its prompt there (what it said before that is its reply)."""
+    metadata = {**message.response_metadata, "finish_reason": STOPPED_EARLY}
+    update: dict[str, Any] = {"response_metadata": metadata}
+    if cut_at is not None and isinstance(message.content, str):
+        update["content"] = message.content[:cut_at].rstrip()
+    return message.model_copy(update=update)
