@@ -21,14 +21,21 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, SystemMessage
 
 from engine.messages import message_text
+from engine.text.markers import NUMBERED_MARKER_RE
+from engine.text.sentences import LIST_BULLET_RE
 
 # Shorter lines ("## Sources", "- [1] routine-vacuuming.html") repeat legitimately.
 MIN_LINE_CHARS = 60
-_MARKS = re.compile(r"^\s*(?:[-*•]|\d+[.)])?\s*|\[\d+(?:\s*[,–-]\s*\d+)*\]")
+# A numbered list item's number ("1. ", "2) "); a bullet is `LIST_BULLET_RE`'s.
+_LIST_NUMBER = re.compile(r"^\d+[.)]\s*")
 
 
-def _folded(text: str) -> str:
-    return " ".join(_MARKS.sub(" ", text).split()).casefold()
+def _folded(line: str) -> str:
+    """The line's words as compared: no list marker, no citation numbers, spacing and case
+    aside."""
+    text = NUMBERED_MARKER_RE.sub(" ", line).strip()
+    text = _LIST_NUMBER.sub("", LIST_BULLET_RE.sub("", text))
+    return " ".join(text.split()).casefold()
 
 
 class Degeneration:
