@@ -25,6 +25,7 @@ from engine.config import Settings
 from engine.messages import message_text
 from engine.models.compat.normalize import strip_reasoning
 from engine.nodes.deps import EngineDeps
+from engine.sourcing.copied_run import CopiedRun
 from engine.sourcing.echo import copy_start, copy_watch
 from engine.sourcing.source_numbers import SourceCatalog
 from engine.tools.rerank import score_chunks, split_chunks
@@ -191,9 +192,16 @@ def seed_catalog(passages: list[Passage]) -> SourceCatalog:
 
 def copying_passages(passages: list[Passage]) -> Callable[[str], bool]:
     """A watch for a researcher's streamed reply: true once a paragraph opens with a
-    passage's header line and goes on to repeat that passage (reasoning blocks aside)."""
+    passage's header line and goes on to repeat that passage, or once the reply copies a
+    passage at more length than a finding quotes, in any shape (reasoning blocks aside)."""
     watch = copy_watch(seed_catalog(passages), with_passage=True)
-    return lambda text: watch(strip_reasoning(text))
+    run = CopiedRun(passage.text for passage in passages)
+
+    def copying(text: str) -> bool:
+        reply = strip_reasoning(text)
+        return watch(reply) or run.start(reply) is not None
+
+    return copying
 
 
 def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> list[BaseMessage]:
@@ -201,19 +209,25 @@ def with_copy_finished(messages: list[BaseMessage], passages: list[Passage]) -> 
     instead of writing findings.
 
     A small model does that often (two units of three in a PostgreSQL report), and the
-    transport stops the reply once it has copied a header line and the start of its passage
-    (`copying_passages`): the copy would run to the token cap, a minute of generation on a
-    CPU server, for text the engine holds already. What the model wrote before the copy
-    stays; the findings it did not write are quoted from the passages, the sentences that
-    best match its topic (`findings_from_messages`), not the passages in the order a page
-    runs: a page opens with its title, a table of its settings and its contents.
+    transport stops the reply once it has copied a header line and the start of its passage,
+    or a passage's words at length in any other shape (`copying_passages`): the copy would
+    run to the token cap, a minute of generation on a CPU server, for text the engine holds
+    already. What the model wrote before the copy stays; the findings it did not write are
+    quoted from the passages, the sentences that best match its topic
+    (`findings_from_messages`), not the passages in the order a page runs: a page opens with
+    its title, a table of its settings and its contents.
     """
     if not passages or not messages or not isinstance(messages[-1], AIMessage):
         return messages
     closing = messages[-1]
+    if closing.tool_calls:
+        return messages
     text = message_text(closing)
-    catalog = seed_catalog(passages)
-    start = None if closing.tool_calls else copy_start(text, catalog, with_passage=True)
+    starts = [
+        copy_start(text, seed_catalog(passages), with_passage=True),
+        CopiedRun(passage.text for passage in passages).start(text),
+    ]
+    start = min((at for at in starts if at is not None), default=None)
     if start is None:
         return messages
     finished = closing.model_copy(update={"content": text[:start].rstrip()})

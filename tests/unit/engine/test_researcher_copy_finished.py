@@ -87,3 +87,25 @@ def test_findings_that_copy_nothing_are_left_as_written() -> None:
     calling = AIMessage(content=COPY, tool_calls=[{"name": "search_web", "args": {}, "id": "c1"}])
     assert with_copy_finished([calling], PASSAGES) == [calling]
     assert with_copy_finished(written, []) == written
+
+
+def test_a_passage_copied_back_in_a_shape_of_its_own_is_stopped_and_cut() -> None:
+    # No header line gives this copy away: the 1.5B's "- [1] [Title]. passage…" list items.
+    long = Passage(
+        3,
+        "25.1. Routine Vacuuming",
+        "routine-vacuuming.html",
+        " ".join(
+            f"Sentence {n} of the routine vacuuming page says what the daemon does with "
+            f"table number {n} once its dead tuples pass the threshold."
+            for n in range(1, 7)
+        ),
+    )
+    passages = [*PASSAGES, long]
+    copy = f"{OWN}\n- [3] [25.1. Routine Vacuuming]. {long.text.lower()}"
+    copying = copying_passages(passages)
+    assert copying(copy)
+    assert not copying(f"{OWN}\n- [3] [25.1. Routine Vacuuming]. {long.text[:200]}")
+    stopped = [HumanMessage(content="vacuum"), AIMessage(content=copy)]
+    finished = with_copy_finished(stopped, passages)
+    assert finished[-1].content == OWN
