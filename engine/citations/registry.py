@@ -70,6 +70,9 @@ class SourceRegistry:
         self._documents_by_folded_key: dict[str, str] = {}
         # Text each source returned: locator → passages, first seen first.
         self._passages: dict[str, list[str]] = {}
+        # Every title a source was shown under (a page's sections come back as results of
+        # their own, "git-gc(1) — HOOKS", "git-gc(1) — NOTES"); `title` keeps the first.
+        self._labels: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ adding
 
@@ -139,6 +142,9 @@ class SourceRegistry:
 
     def _add(self, source: RegisteredSource) -> bool:
         with self._lock:
+            labels = self._labels.setdefault(source.locator, [])
+            if source.title is not None and source.title not in labels:
+                labels.append(source.title)
             index = self._position.get(source.locator)
             if index is not None:
                 known = self._sources[index]
@@ -225,6 +231,11 @@ class SourceRegistry:
         if locator is None:
             return None
         return self._sources[self._position[locator]].title
+
+    def labels_for(self, locator: str) -> list[str]:
+        """Every title `locator` (as registered) was shown under, first seen first."""
+        with self._lock:
+            return list(self._labels.get(locator, ()))
 
     # ---------------------------------------------------------------- matching
 

@@ -146,7 +146,8 @@ def evidence_from_text(
                 break
         if not sources:
             continue
-        names = [*sources, *(registry.title_for(source) or "" for source in sources)]
+        # A search result's label written back is no finding, whichever label it was.
+        names = [*sources, *(label for source in sources for label in registry.labels_for(source))]
         claim = finding_text(" ".join(cited.sentence.split()), names)
         if not claim or claim.casefold() in seen_claims:
             continue

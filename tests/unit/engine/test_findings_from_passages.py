@@ -125,3 +125,31 @@ def test_a_finding_that_writes_its_task_back_is_none_and_quotes_take_its_place()
     claims = _findings(written_back, task)
     assert claims and not any("research as a whole" in claim for claim in claims)
     assert claims[0].startswith("The BrotliCompressionMaxInputBlock directive specifies")
+
+
+def test_a_label_the_page_was_shown_under_later_is_no_finding_either() -> None:
+    # A manual page comes back once per section; each section's result carries its own label,
+    # and the 1.5B wrote them back as findings ("git-prune(1) — NOTES"), each at 0.90.
+    registry = SourceRegistry()
+    registry.add_document("git-gc.html", "git-gc(1) — HOOKS", "The gc hook runs first.")
+    registry.add_document("git-gc.html", "git-gc(1) — CONFIGURATION", "gc.auto sets a limit.")
+    assert registry.title_for("git-gc.html") == "git-gc(1) — HOOKS"
+    assert registry.labels_for("git-gc.html") == ["git-gc(1) — HOOKS", "git-gc(1) — CONFIGURATION"]
+    found = findings_from_messages(
+        [
+            HumanMessage(content="gc settings"),
+            AIMessage(
+                content="git-gc(1) — CONFIGURATION [1].\n"
+                "gc.auto sets how many loose objects start a repack [1].\n\n"
+                "Sources:\n[1] git-gc(1) — HOOKS: git-gc.html\n"
+            ),
+        ],
+        registry,
+        unit_id="unit-3",
+        max_claims=5,
+        max_sources_per_claim=2,
+        max_bullets=10,
+        word_budget=300,
+    )
+    claims = [record.claim for record in found.records]
+    assert claims == ["gc.auto sets how many loose objects start a repack."]
