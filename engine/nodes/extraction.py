@@ -28,6 +28,7 @@ from engine.sourcing.source_numbers import (
     catalog_of,
     complete_references,
 )
+from engine.text.markers import NUMBERED_MARKER_RE
 from engine.text.sentences import LIST_BULLET_RE
 
 # Tool output worth keeping verbatim for the writer; think_tool reflections are not evidence.
@@ -111,10 +112,12 @@ def compress_notes(text: str, *, max_bullets: int, word_budget: int) -> str:
     words = 0
     for line in text.splitlines():
         cleaned = LIST_BULLET_RE.sub("", line.strip()).strip()
-        if not cleaned or cleaned.startswith("#"):
+        if cleaned.lstrip("#").strip().lower().rstrip(":") in {"sources", "references"}:
+            break  # the list the engine completes (`complete_references`) is no finding
+        # A heading, or a line of citation numbers alone ("[1] [2] [3] [4]", seen from the
+        # 1.5B), says nothing.
+        if cleaned.startswith("#") or not NUMBERED_MARKER_RE.sub("", cleaned).strip(" .,;"):
             continue
-        if cleaned.lower().rstrip(":") in {"sources", "references"}:
-            break
         size = len(cleaned.split())
         if words + size > word_budget or len(bullets) >= max_bullets:
             break

@@ -122,3 +122,16 @@ def test_notes_keep_the_dashes_of_an_option_a_finding_opens_with():
         "- -a, --all: Vacuum all databases [1].",
         "- --index-version: Write the index [2].",
     ]
+
+
+def test_notes_end_at_the_references_the_engine_completes_and_skip_bare_numbers():
+    # A 1.5B unit's findings as `sourced_text` completes them: a line of numbers alone, then
+    # its findings, then the references list under a Markdown heading.
+    text = (
+        "- [1] [2] [3] [4]\n- Autovacuum runs ANALYZE when a table changed enough [1].\n"
+        "\n## References\n[1] 25.1. Routine Vacuuming — routine-vacuuming.html\n"
+    )
+
+    notes = compress_notes(text, max_bullets=5, word_budget=100)
+
+    assert notes.splitlines() == ["- Autovacuum runs ANALYZE when a table changed enough [1]."]
