@@ -18,6 +18,7 @@ from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
 from engine.grounding.confidence import evidence_confidence
+from engine.nodes.plan_dispatch import topic_focus
 from engine.nodes.researcher_passages import PASSAGES_HEADING
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
@@ -208,7 +209,7 @@ def findings_from_messages(
         catalog = numbering_of(messages, seed)
         own = [record.claim for record in records]
         wanted = max_claims - len(records)
-        quoted = quoted_findings(task, catalog, wanted, besides=own)
+        quoted = quoted_findings(topic_focus(task), catalog, wanted, besides=own)
         if quoted:
             # `besides` kept out every quote stating what `own` states, word for word included.
             more = evidence(complete_references(quoted, catalog))

@@ -11,6 +11,7 @@ their results and goes on from there like after its own calls.
 
 from __future__ import annotations
 
+import re
 from uuid import uuid4
 
 from langchain_core.messages import AIMessage
@@ -18,30 +19,56 @@ from langchain_core.messages import AIMessage
 from engine.schemas import ResearchPlan, ResearchTrack
 
 TRACK_LABEL = "Research track:"
-
-
-def track_topic(track: ResearchTrack, scope: str) -> str:
-    """A standalone research topic for one track (a researcher sees nothing else)."""
-    return "\n".join(
-        [
-            f"{TRACK_LABEL} {track.title}",
-            f"Section: {track.section}",
-            "Queries: " + " | ".join(track.queries),
-            f"The research as a whole covers: {scope}",
-        ]
+_SECTION_LABEL = "Section:"
+_QUERIES_LABEL = "Queries:"
+_SCOPE_LABEL = "The research as a whole covers:"
+_QUESTION_LABEL = "The question it answers:"
+_LABELS = re.compile(
+    "^(?:"
+    + "|".join(
+        re.escape(label)
+        for label in (TRACK_LABEL, _SECTION_LABEL, _QUERIES_LABEL, _SCOPE_LABEL, _QUESTION_LABEL)
     )
+    + r")[ \t]*",
+    re.MULTILINE,
+)
+
+
+def track_topic(track: ResearchTrack, scope: str, question: str = "") -> str:
+    """A standalone research topic for one track (a researcher sees nothing else): the track,
+    the plan's scope and the person's own question (a small model's scope can be two words,
+    "Apache HTTPd", and the question is what the passages are ranked for)."""
+    lines = [
+        f"{TRACK_LABEL} {track.title}",
+        f"{_SECTION_LABEL} {track.section}",
+        f"{_QUERIES_LABEL} " + " | ".join(track.queries),
+        f"{_SCOPE_LABEL} {scope}",
+    ]
+    if question.strip():
+        lines.append(f"{_QUESTION_LABEL} {' '.join(question.split())}")
+    return "\n".join(lines)
+
+
+def topic_focus(topic: str) -> str:
+    """What a topic asks about, to rank passages against: a track's topic without the labels
+    `track_topic` writes into every topic alike ("Research track:", "Section:", "Queries:",
+    "The research as a whole covers:"). Ranked with them, a sentence that says "section" or
+    "covers" scored for words no one asked about."""
+    return _LABELS.sub("", topic)
 
 
 def track_call_id(index: int) -> str:
     return f"call_track_{index}_{uuid4().hex[:8]}"
 
 
-def tracks_dispatch_message(plan: ResearchPlan, indexes: list[int]) -> AIMessage:
+def tracks_dispatch_message(
+    plan: ResearchPlan, indexes: list[int], question: str = ""
+) -> AIMessage:
     """ConductResearch calls for the plan's tracks `indexes` (ids say which track each is)."""
     calls = [
         {
             "name": "ConductResearch",
-            "args": {"research_topic": track_topic(plan.tracks[index], plan.scope)},
+            "args": {"research_topic": track_topic(plan.tracks[index], plan.scope, question)},
             "id": track_call_id(index),
             "type": "tool_call",
         }

@@ -65,17 +65,21 @@ def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) 
 
 def _without_repeats(plan: ResearchPlan) -> ResearchPlan:
     """The plan less each track whose queries are an earlier track's, in any order (the 1.5B's
-    Git plan had its first track twice): researched, it finds what the first found. The plan
-    keeps its minimum of tracks."""
+    Git plan had its first track twice), or whose title is (its httpd plan had "mod_brotli"
+    twice, the second section renamed "mod_brotli (5)" to be a section of its own):
+    researched, it finds what the first found. The plan keeps its minimum of tracks."""
     seen: list[frozenset[str]] = []
+    titles: set[str] = set()
     kept: list[ResearchTrack] = []
     spare = len(plan.tracks) - MIN_TRACKS
     for track in plan.tracks:
         searched = frozenset(_folded(query) for query in track.queries)
-        if searched in seen and spare > 0:
+        title = _folded(track.title)
+        if (searched in seen or title in titles) and spare > 0:
             spare -= 1
             continue
         seen.append(searched)
+        titles.add(title)
         kept.append(track)
     return _with_tracks(plan, kept)
 

@@ -35,6 +35,7 @@ from engine.nodes.common import today
 from engine.nodes.deps import EngineDeps
 from engine.nodes.extraction import unit_findings
 from engine.nodes.failures import sanitize_unit_failure
+from engine.nodes.plan_dispatch import topic_focus
 from engine.nodes.researcher_harness import (
     hidden_harness_tools,
     register_researcher_harness,
@@ -189,14 +190,15 @@ async def run_research_unit(
     settings = deps.settings
     started = deps.clock()
     registry = SourceRegistry()
-    token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id, topic)})
+    focus = topic_focus(topic)
+    token = _UNIT_TOOLS.set({tool.name: tool for tool in deps.tools_for(registry, unit_id, focus)})
     passages: list[Passage] = []
     try:
         agent = shared_researcher(deps)
 
         async def research() -> Any:
             passages[:] = await retrieve_passages(
-                deps, registry, unit_id, topic, _searched_for(topic, queries)
+                deps, registry, unit_id, focus, _searched_for(topic, queries)
             )
             opening = (
                 HumanMessage(

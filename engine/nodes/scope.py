@@ -26,6 +26,7 @@ from engine.nodes.common import plan_of, today
 from engine.nodes.deps import EngineDeps, deps_of
 from engine.nodes.plan_edits import keep_edits
 from engine.nodes.plan_framing import with_subject_tracks
+from engine.nodes.plan_queries import with_searchable_queries
 from engine.nodes.plan_sections import with_named_sections
 from engine.nodes.topic import topic_shifted
 from engine.plan_order import edited_titles
@@ -179,7 +180,7 @@ async def draft_plan(state: ResearchState, runtime: Runtime[EngineDeps]) -> dict
         repair=with_distinct_sections,
         task=task,
     )
-    plan = with_subject_tracks(plan, question, grounding)
+    plan = with_subject_tracks(with_searchable_queries(plan, grounding), question, grounding)
     revised = with_named_sections(plan, question).model_dump(mode="json")
     proposed = state.get("plan_before_edits")
     if feedback and current and proposed:

@@ -119,7 +119,7 @@ async def supervisor(
         plan = plan_of(state.get("plan"))
         assert plan is not None  # tracks come from it
         await prepare_researcher(deps)
-        reply: BaseMessage = tracks_dispatch_message(plan, tracks)
+        reply: BaseMessage = tracks_dispatch_message(plan, tracks, state.get("question", ""))
         return Command(goto="supervisor_tools", update={"supervisor_messages": [*new, reply]})
     task = ModelTask(
         role="supervisor",

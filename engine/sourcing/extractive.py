@@ -17,6 +17,7 @@ from engine.grounding.passages import Passage
 from engine.grounding.verbatim import claim_words, found_verbatim
 from engine.models.offline.passages import labelled_sentences
 from engine.models.offline.text import terms
+from engine.sourcing.finding_text import finding_text
 from engine.sourcing.source_numbers import SourceCatalog
 from engine.text.entry_names import is_entry_name, names_entry
 from engine.text.pointers import without_pointers
@@ -145,10 +146,14 @@ def quoted_findings(
     states nearly what a finding of `besides` states already is not quoted.
     """
     stated = [terms(finding) for finding in besides]
+    # A search passage opens with its page's title as a sentence ("mod_deflate - Apache HTTP
+    # Server Version 2.4."): it matches every topic about the page and says nothing, so the
+    # quotes would all be titles, each dropped afterwards as no finding (`finding_text`).
     candidates = [
         (number, sentence)
         for number, passage in catalog.passages.items()
         for sentence in sentences_of(passage)
+        if finding_text(sentence, catalog.entries.get(number, ()))
     ]
     if not candidates or max_findings <= 0:
         return ""

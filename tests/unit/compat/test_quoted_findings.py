@@ -164,3 +164,22 @@ def test_an_enumeration_in_a_sentence_is_no_parenthesis_left_open() -> None:
     passage = "The steps are: 1) stop the server, 2) copy the data directory to the new disk."
 
     assert sentences_of(passage) == [passage]
+
+
+def test_a_page_title_a_passage_opens_with_is_never_a_quote() -> None:
+    # The local search's passages open with their page's title as a sentence; ranked against
+    # a track named after the page, that title won every quote, and every quote was then
+    # dropped as naming nothing but its source.
+    title = "mod_deflate - Apache HTTP Server Version 2.4"
+    passage = (
+        f"{title}. The mod_deflate module provides the DEFLATE output filter that allows "
+        "output from your server to be compressed before being sent to the client."
+    )
+    catalog = _catalog((title, "mod_deflate.html", passage))
+
+    quoted = quoted_findings("mod_deflate Apache HTTP Server", catalog, 3)
+
+    assert quoted == (
+        "- The mod_deflate module provides the DEFLATE output filter that allows output from "
+        "your server to be compressed before being sent to the client [1]."
+    )

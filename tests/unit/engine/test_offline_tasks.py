@@ -98,7 +98,7 @@ async def test_a_reworded_section_request_is_still_written_by_the_model(monkeypa
     ]
 
 
-def _reworded_topic(track: Any, scope: str) -> str:
+def _reworded_topic(track: Any, scope: str, question: str = "") -> str:
     queries = "; ".join(track.queries)
     return f"Look into {track.title} for {track.section}, searching {queries}. ({scope})"
 

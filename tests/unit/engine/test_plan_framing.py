@@ -191,3 +191,15 @@ def test_a_track_searching_what_an_earlier_one_searches_goes_while_the_plan_keep
     assert with_subject_tracks(four, QUESTION, SEARCH_RESULTS).tracks == SUBJECT.tracks
     assert with_subject_tracks(three, QUESTION, SEARCH_RESULTS) is three
     assert with_subject_tracks(distinct, QUESTION, SEARCH_RESULTS) is distinct
+
+
+def test_a_track_titled_as_an_earlier_one_goes_whatever_it_searches() -> None:
+    # The 1.5B's httpd plan had "mod_brotli" twice, with different queries; the section of the
+    # second had been renamed "mod_brotli (5)" so the plan's sections stay distinct.
+    first = SUBJECT.tracks[0]
+    twice = first.model_copy(
+        update={"section": f"{first.section} (4)", "queries": ["something else entirely"]}
+    )
+    four = SUBJECT.model_copy(update={"tracks": [*SUBJECT.tracks, twice]})
+
+    assert with_subject_tracks(four, QUESTION, SEARCH_RESULTS).tracks == SUBJECT.tracks

@@ -504,3 +504,23 @@ async def test_limited_research_without_a_limit_says_the_supervisor_ended_it(tmp
     report = next(e for e in events if isinstance(e, ReportReady)).report
     assert "stopped at its limits" not in report
     assert "the supervisor found no new evidence to add after 3 of at most" in report
+
+
+def test_a_tracks_topic_carries_the_question_and_ranks_without_its_labels() -> None:
+    from engine.nodes.plan_dispatch import topic_focus, track_topic
+    from engine.schemas import ResearchTrack
+
+    track = ResearchTrack(title="mod_deflate", section="Compression", queries=["mod_deflate"])
+    question = "How can  Apache httpd\ncompress responses?"
+    topic = track_topic(track, "Apache HTTPd", question)
+
+    assert topic.endswith("How can Apache httpd compress responses?")
+    focus = topic_focus(topic)
+    for label in ("Research track", "Section", "Queries", "as a whole covers", "question it"):
+        assert label not in focus
+    assert focus.split() == [
+        *["mod_deflate", "Compression", "mod_deflate", "Apache", "HTTPd"],
+        *["How", "can", "Apache", "httpd", "compress", "responses?"],
+    ]
+    assert topic_focus("What is WAL?") == "What is WAL?"  # a topic of the model's own
+    assert "question" not in track_topic(track, "Apache HTTPd")
