@@ -346,8 +346,16 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
     own = SectionDraft(
         claims=[Claim(text="Tasks are cancelled directly or by a timeout.", source_ids=[1, 2])]
     )
+    # Seen on the 1.5B: an opening the sections do not say, before a sentence they support.
+    elsewhere = SectionDraft(
+        claims=[
+            Claim(text="Asyncio was designed for web servers by a committee.", source_ids=[1]),
+            *own.claims,
+        ]
+    )
     policy = RetryPolicy(max_retries=0)
     for draft, sections, expected in (
+        (elsewhere, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
         # Neither the copy nor the sections' openings in its place: the reader read them.
         (copied, [cancel, timeouts], []),
         # A copy is a copy with its quotes and backticks dropped (seen on the 1.5B).
