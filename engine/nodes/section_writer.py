@@ -210,11 +210,31 @@ async def write_section(
             claims = []
         sentences = cited_sentences(claims, known, numbers, section.passage_texts())
         if sentences:
+            left_out = findings_left_out(section, claims, MAX_CLAIMS - len(sentences))
+            sentences += cited_sentences(left_out, known, numbers)
             return WrittenSection(section.heading, sentences, written_by_model=True)
     findings = [Claim(text=text, source_ids=ids) for text, ids in section.findings]
     return WrittenSection(
         section.heading, cited_sentences(findings, known, numbers), written_by_model=False
     )
+
+
+def findings_left_out(section: SectionInput, claims: Sequence[Claim], room: int) -> list[Claim]:
+    """The section's findings from passages the written claims cite none of, up to `room`.
+
+    Seen on the 1.5B: a section written from its first passage alone, four sentences, while
+    the track's findings from another page held the answer ("autovacuum_vacuum_scale_factor:
+    Specifies a fraction of the table size to add to autovacuum_vacuum_threshold when deciding
+    whether to trigger a VACUUM"). A writer that uses a finding cites its passage, so what it
+    cites it has said in its own words; a finding whose passages it never cites follows as
+    the researcher recorded it."""
+    cited = {number for claim in claims for number in claim.source_ids}
+    left_out = [
+        Claim(text=text, source_ids=ids)
+        for text, ids in section.findings
+        if ids and not cited.intersection(ids)
+    ]
+    return left_out[: max(room, 0)]
 
 
 def _fits(system: str, prompt: str) -> bool:

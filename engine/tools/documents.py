@@ -77,6 +77,18 @@ def _pieces(text: str, limit: int = CHUNK_CHARS) -> list[str]:
     return [piece for piece in pieces if len(piece) >= MIN_CHUNK_CHARS]
 
 
+# A heading is a name; a "heading" that is a sentence is text the extractor marked as one.
+MIN_SENTENCE_HEADING_WORDS = 6
+
+
+def _reads_as_sentence(heading: str) -> bool:
+    """Whether a heading line is a sentence: a note's title run into its text ("Note This
+    option is only available for servers running PostgreSQL 13 and later.", from a manual's
+    option lists) or a comment of an unfenced code example ("# Send thirty task requests to
+    the worker."). Under it, a page's passages would be labelled with that sentence."""
+    return heading.endswith(".") and len(heading.split()) >= MIN_SENTENCE_HEADING_WORDS
+
+
 def split_by_headings(text: str, key: str, title: str) -> list[Chunk]:
     """Chunks of Markdown-ish text, each under the nearest heading above it."""
     chunks: list[Chunk] = []
@@ -93,7 +105,7 @@ def split_by_headings(text: str, key: str, title: str) -> list[Chunk]:
         if line.lstrip().startswith("```"):
             in_code = not in_code
         match = None if in_code else _HEADING.match(line)
-        if match:
+        if match and not _reads_as_sentence(match.group(2)):
             flush()
             heading = one_paragraph(match.group(2)) or title
         else:

@@ -541,3 +541,47 @@ async def test_the_section_writer_reads_each_claim_against_its_passages():
     )
     assert written.written_by_model
     assert written.sentences == [(restated, [1])]
+
+
+async def test_findings_from_passages_the_section_never_cites_follow_what_it_wrote():
+    from engine.nodes.section_inputs import NumberedPassage, SectionInput
+    from engine.nodes.section_writer import MAX_CLAIMS, SourceNumbers, write_section
+
+    factor = "autovacuum_vacuum_scale_factor: Specifies a fraction of the table size to add."
+    section = SectionInput(
+        heading="Thresholds",
+        track="Thresholds",
+        question="How does autovacuum decide when to vacuum?",
+        passages=[
+            NumberedPassage(1, A, "Routine Vacuuming", THRESHOLDS),
+            NumberedPassage(2, B, "Automatic Vacuuming", factor),
+        ],
+        findings=[(THRESHOLDS, [1]), (factor, [2])],
+    )
+    restated = "The default thresholds and scale factors are taken from postgresql.conf."
+
+    async def written(*claims: Claim) -> list[tuple[str, list[int]]]:
+        section_written = await write_section(
+            ScriptedChatModel.sequence([structured_reply(SectionDraft(claims=list(claims)))]),
+            section,
+            SourceNumbers(),
+            date="2026-01-01",
+            structured=True,
+            policy=RetryPolicy(max_retries=0),
+        )
+        assert section_written.written_by_model
+        return section_written.sentences
+
+    # Seen on the 1.5B: a section from its first passage only; the other page's finding follows.
+    assert await written(Claim(text=restated, source_ids=[1])) == [
+        (restated, [1]),
+        (factor, [2]),
+    ]
+    # A writer that cites a finding's passage has said it in its own words.
+    own = "Each table's threshold grows with its size."
+    assert await written(Claim(text=restated, source_ids=[1]), Claim(text=own, source_ids=[2])) == [
+        (restated, [1]),
+        (own, [2]),
+    ]
+    full = [Claim(text=f"Sentence number {n} of the thresholds.", source_ids=[1]) for n in range(8)]
+    assert len(await written(*full)) == MAX_CLAIMS  # a full section has no room left

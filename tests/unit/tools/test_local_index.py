@@ -359,3 +359,22 @@ def test_a_rare_incidental_word_of_a_long_question_does_not_decide_the_ranking(
     keys = [hit.document_key for hit in index.search(question, 5)]
     assert keys[0] == "autovacuum.md"
     assert keys.index("locks.md") > keys.index("autovacuum.md")
+
+
+def test_a_heading_that_is_a_sentence_is_text_under_the_heading_above_it() -> None:
+    from engine.tools.documents import split_by_headings
+
+    # As the extractor gives a manual's option list: a note's title run into its text; and an
+    # unfenced example whose comment starts with "#".
+    text = (
+        "## Options\n--force-index-cleanup\nAlways remove index entries.\n"
+        "### Note This option is only available for servers running PostgreSQL 12 and later.\n"
+        "# Send thirty task requests to the worker.\nfor item in range(30): put(item)\n"
+        "## Exit Status\nvacuumdb exits with status 0.\n"
+    )
+
+    chunks = split_by_headings(text, "app-vacuumdb.html", "vacuumdb")
+
+    assert [chunk.heading for chunk in chunks] == ["Options", "Exit Status"]
+    assert "entries. Note This option is only available for servers" in chunks[0].text
+    assert "later. Send thirty task requests to the worker." in chunks[0].text
