@@ -40,16 +40,22 @@ def with_named_sections(plan: ResearchPlan, question: str) -> ResearchPlan:
 
 
 def _named(track: ResearchTrack, question: str) -> ResearchTrack:
+    named = _unnumbered(track)
+    about = stemmed_words(" ".join([track.title, *track.queries, question]))
+    # A file name, a web address or a manual page names a page, not a part of the subject.
+    if stemmed_words(named.section) & about and not _names_a_page(named.section.strip()):
+        return named
+    # Named after what it searches, as the model copied it: "20.10. Automatic Vacuuming".
+    return _unnumbered(track.model_copy(update={"section": _name_of(track)}))
+
+
+def _unnumbered(track: ResearchTrack) -> ResearchTrack:
     # "3. Configuration Parameters" (an outline's), "20.10. Automatic Vacuuming" (a manual's):
     # the number places the part in another document, and the report numbers nothing.
     unnumbered = _NUMBERING.sub("", track.section)
     if len(unnumbered.strip()) >= 3 and unnumbered != track.section:
-        track = track.model_copy(update={"section": unnumbered})
-    about = stemmed_words(" ".join([track.title, *track.queries, question]))
-    # A file name, a web address or a manual page names a page, not a part of the subject.
-    if stemmed_words(track.section) & about and not _names_a_page(track.section.strip()):
-        return track
-    return track.model_copy(update={"section": _name_of(track)})
+        return track.model_copy(update={"section": unnumbered})
+    return track
 
 
 def _name_of(track: ResearchTrack) -> str:

@@ -83,10 +83,12 @@ MIN_SENTENCE_HEADING_WORDS = 6
 
 def _reads_as_sentence(heading: str) -> bool:
     """Whether a heading line is a sentence: a note's title run into its text ("Note This
-    option is only available for servers running PostgreSQL 13 and later.", from a manual's
-    option lists) or a comment of an unfenced code example ("# Send thirty task requests to
-    the worker."). Under it, a page's passages would be labelled with that sentence."""
-    return heading.endswith(".") and len(heading.split()) >= MIN_SENTENCE_HEADING_WORDS
+    option is only available for servers running PostgreSQL 13 and later.", "Tip If you
+    specify columns, … (See examples below.)", from a manual's option lists) or a comment of
+    an unfenced code example ("# Send thirty task requests to the worker."). Under it, a
+    page's passages would be labelled with that sentence."""
+    ended = heading.rstrip(")]\"'’”").endswith(".")  # "… (See examples below.)"
+    return ended and len(heading.split()) >= MIN_SENTENCE_HEADING_WORDS
 
 
 def split_by_headings(text: str, key: str, title: str) -> list[Chunk]:

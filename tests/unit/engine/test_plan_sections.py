@@ -71,6 +71,23 @@ def test_a_section_is_named_without_its_number() -> None:
     ]
 
 
+def test_a_section_named_after_a_numbered_query_is_named_without_the_number() -> None:
+    # The 1.5B's PostgreSQL plan: a framing section, its track searching a page's title as the
+    # search results showed it, number and all; two such tracks ran in two sections.
+    question = "How does PostgreSQL autovacuum decide when to vacuum and analyze a table?"
+    plan = _plan(
+        ("Decision-Making", "Introduction", ["20.10. Automatic Vacuuming", "25.1. Routine"]),
+        ("Settings", "VACUUM ANALYZE", ["VACUUM ANALYZE"]),
+        ("Behavior and Performance", "Results", ["20.10. Automatic Vacuuming", "ANALYZE"]),
+    )
+    named = with_named_sections(plan, question)
+    assert [track.section for track in named.tracks] == [
+        "Automatic Vacuuming",
+        "VACUUM ANALYZE",
+        "Automatic Vacuuming: Behavior and Performance",  # told apart by its title
+    ]
+
+
 def test_a_long_title_is_cut_at_a_word_when_no_query_can_name_the_section() -> None:
     title = "Exploring " + "the many ways transports move log lines between processes " * 3
     plan = _plan(

@@ -370,6 +370,7 @@ def test_a_heading_that_is_a_sentence_is_text_under_the_heading_above_it() -> No
         "## Options\n--force-index-cleanup\nAlways remove index entries.\n"
         "### Note This option is only available for servers running PostgreSQL 12 and later.\n"
         "# Send thirty task requests to the worker.\nfor item in range(30): put(item)\n"
+        "### Tip If you specify columns, escape the parentheses. (See examples below.)\n"
         "## Exit Status\nvacuumdb exits with status 0.\n"
     )
 
