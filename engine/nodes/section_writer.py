@@ -130,8 +130,14 @@ def cited_sentences(
         ids = [i for i in dict.fromkeys(claim.source_ids) if i in known]
         if not text or not ids:
             continue
-        # A sentence the section already says is not said again, alone or inside a claim.
-        fresh = [s for s in PROSE_SENTENCE_BREAK_RE.split(text) if _folded(s) not in seen]
+        # A sentence the section already says is not said again, alone or inside a claim; a
+        # question states nothing (seen on the 1.5B: the report's question written back as a
+        # section's first sentence, cited).
+        fresh = [
+            s
+            for s in PROSE_SENTENCE_BREAK_RE.split(text)
+            if _folded(s) not in seen and not s.rstrip().endswith("?")
+        ]
         if passages:
             fresh = without_own_additions(fresh, [passages[i] for i in ids if i in passages])
         text = " ".join(fresh)

@@ -585,3 +585,18 @@ async def test_findings_from_passages_the_section_never_cites_follow_what_it_wro
     ]
     full = [Claim(text=f"Sentence number {n} of the thresholds.", source_ids=[1]) for n in range(8)]
     assert len(await written(*full)) == MAX_CLAIMS  # a full section has no room left
+
+
+def test_a_question_written_as_a_sentence_of_the_section_is_none():
+    from engine.nodes.section_writer import SourceNumbers, cited_sentences
+
+    # Seen on the 1.5B: the report's question written back, cited, as a section's opening.
+    asked = "Apache httpd compresses responses, and which directives configure each?"
+    claims = [
+        Claim(text=asked, source_ids=[1, 2]),
+        Claim(text=f"Why does it matter? {asked[:-1]}.", source_ids=[1]),
+    ]
+
+    kept = cited_sentences(claims, {1: A, 2: B}, SourceNumbers())
+
+    assert kept == [(f"{asked[:-1]}.", [1])]
