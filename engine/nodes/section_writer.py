@@ -36,6 +36,7 @@ from engine.schemas import Claim, SectionDraft
 from engine.sourcing.finding_text import MIN_CONTENT_WORDS
 from engine.text.markers import SPACED_MARKER_RE
 from engine.text.sentences import LIST_BULLET_RE, PROSE_SENTENCE_BREAK, PROSE_SENTENCE_BREAK_RE
+from engine.text.stopwords import STOPWORDS
 from engine.text.words import content_words
 
 # A sentence of a section also ends at a line's end.
@@ -143,11 +144,21 @@ def cited_sentences(
         text = " ".join(fresh)
         if len(content_words(text)) < MIN_CONTENT_WORDS:
             continue  # "3 [1].": a list number or a lone value written back says nothing
+        if text[-1] not in ".!?" and _cut_off(text):
+            continue
         seen.update(_folded(sentence) for sentence in fresh)
         if text[-1] not in ".!?":
             text += "."
         kept.append((text, list(dict.fromkeys(numbers.number(known[i]) for i in ids))))
     return kept
+
+
+def _cut_off(text: str) -> bool:
+    """A claim without its stop that ends on a function word was cut mid-sentence: seen on
+    the 1.5B, a quote escaped twice in its JSON ("Unless SQLite is running in \\"auto_vacuum=
+    FULL\\" mode, …"), its string read up to the first quote: "Unless SQLite is running in \\"."""
+    words = _WORD.findall(text.casefold())
+    return bool(words) and words[-1] in STOPWORDS
 
 
 def without_own_additions(sentences: list[str], passages: list[str]) -> list[str]:

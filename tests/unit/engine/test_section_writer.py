@@ -600,3 +600,17 @@ def test_a_question_written_as_a_sentence_of_the_section_is_none():
     kept = cited_sentences(claims, {1: A, 2: B}, SourceNumbers())
 
     assert kept == [(f"{asked[:-1]}.", [1])]
+
+
+def test_a_claim_cut_off_mid_sentence_is_none():
+    from engine.nodes.section_writer import SourceNumbers, cited_sentences
+
+    # Seen on the 1.5B: a quote escaped twice in the JSON, its string read to the first quote.
+    claims = [
+        Claim(text="Unless SQLite is running in \\", source_ids=[1]),
+        Claim(text="The checkpoint runs at 1000 pages", source_ids=[1]),
+    ]
+
+    kept = cited_sentences(claims, {1: A}, SourceNumbers())
+
+    assert kept == [("The checkpoint runs at 1000 pages.", [1])]
