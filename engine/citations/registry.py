@@ -72,6 +72,7 @@ class SourceRegistry:
         self._passages: dict[str, list[str]] = {}
         # Every title a source was shown under (a page's sections come back as results of
         # their own, "git-gc(1) — HOOKS", "git-gc(1) — NOTES"); `title` keeps the first.
+        # Read on a unit's own registry while it runs; `merge` and `to_dict` keep `title` only.
         self._labels: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ adding

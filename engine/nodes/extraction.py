@@ -18,7 +18,7 @@ from engine.citations.extract import extract_cited_sentences, flag_uncertainty
 from engine.citations.registry import SourceRegistry
 from engine.config import Settings
 from engine.grounding.confidence import evidence_confidence
-from engine.nodes.plan_dispatch import topic_focus
+from engine.nodes.plan_dispatch import topic_focus, topic_without_question
 from engine.nodes.researcher_passages import PASSAGES_HEADING
 from engine.sourcing.attribution import attribute_uncited
 from engine.sourcing.extractive import quoted_findings
@@ -203,7 +203,9 @@ def findings_from_messages(
     text = sourced_text(final_message_text(messages), messages, seed)
     task = topic_of(messages)
     records = _numbered_after(
-        [], [r for r in evidence(text) if not restates_task(r.claim, task)], unit_id
+        [],
+        [r for r in evidence(text) if not restates_task(r.claim, topic_without_question(task))],
+        unit_id,
     )
     if len(records) < max_claims:
         catalog = numbering_of(messages, seed)

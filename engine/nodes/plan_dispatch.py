@@ -52,9 +52,16 @@ def track_topic(track: ResearchTrack, scope: str, question: str = "") -> str:
 def topic_focus(topic: str) -> str:
     """What a topic asks about, to rank passages against: a track's topic without the labels
     `track_topic` writes into every topic alike ("Research track:", "Section:", "Queries:",
-    "The research as a whole covers:"). Ranked with them, a sentence that says "section" or
-    "covers" scored for words no one asked about."""
+    "The research as a whole covers:", "The question it answers:"). Ranked with them, a
+    sentence that says "section" or "covers" scored for words no one asked about."""
     return _LABELS.sub("", topic)
+
+
+def topic_without_question(topic: str) -> str:
+    """The topic as the unit's task, without the person's question: a finding made of the
+    question's words is its answer ("Autovacuum is enabled by default [1]." for "Is
+    autovacuum enabled by default?"), not the task written back."""
+    return topic.split(f"\n{_QUESTION_LABEL}", 1)[0]
 
 
 def track_call_id(index: int) -> str:

@@ -22,7 +22,10 @@ from engine.schemas import ResearchPlan, ResearchTrack
 from engine.text.words import stemmed_words
 
 _LOCATOR_LINE = re.compile(r"^\s*(?:Document|URL)\s*:\s*(\S+)\s*$", re.IGNORECASE)
-# The collection's name is in the titles of most pages shown, of several pages at least.
+# "mod_deflate - Apache HTTP Server Version 2.4", "Pricing | Example Corp": the part after the
+# first dash or bar names what the page belongs to.
+_TITLE_TAIL = re.compile(r"\s+[—|–-]\s+(.*)$")
+# The collection's name ends the titles of most pages shown, of several pages at least.
 MIN_PAGES_NAMED = 3
 
 
@@ -56,13 +59,20 @@ def _searchable(track: ResearchTrack, pages: list[Source]) -> ResearchTrack:
 
 
 def names_the_collection(query: str, pages: list[Source]) -> bool:
-    """Every word of `query` is in the titles of at least half the pages shown (and of
-    `MIN_PAGES_NAMED` at least): it names what they all belong to, not a part of it."""
+    """Every word of `query` is in the tails of the titles of at least half the pages shown
+    (and of `MIN_PAGES_NAMED` at least): it names what they all belong to, not a part of it.
+    Only a title's tail counts: the pages a question finds share its subject's words in their
+    own names ("Routine Vacuuming", "Automatic Vacuuming"), and "vacuum" is a part of it."""
     words = stemmed_words(query)
     if not words:
         return False
-    named = sum(words <= stemmed_words(page.title) for page in pages)
+    named = sum(words <= stemmed_words(_tail(page.title)) for page in pages)
     return named >= MIN_PAGES_NAMED and named * 2 >= len(pages)
+
+
+def _tail(title: str) -> str:
+    found = _TITLE_TAIL.search(title)
+    return found.group(1) if found else ""
 
 
 def _distinct_pages(sources: list[Source]) -> list[Source]:

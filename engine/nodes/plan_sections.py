@@ -45,8 +45,11 @@ def _named(track: ResearchTrack, question: str) -> ResearchTrack:
     # A file name, a web address or a manual page names a page, not a part of the subject.
     if stemmed_words(named.section) & about and not _names_a_page(named.section.strip()):
         return named
-    # Named after what it searches, as the model copied it: "20.10. Automatic Vacuuming".
-    return _unnumbered(track.model_copy(update={"section": _name_of(track)}))
+    # Named after what it searches, as the model copied it: "20.10. automatic vacuuming".
+    section = _unnumbered(track.model_copy(update={"section": _name_of(track)})).section
+    if section.split()[0].isalpha():  # a search phrase opens a heading; a code name keeps its case
+        section = section[0].upper() + section[1:]
+    return track.model_copy(update={"section": section})
 
 
 def _unnumbered(track: ResearchTrack) -> ResearchTrack:

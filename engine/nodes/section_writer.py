@@ -36,7 +36,6 @@ from engine.schemas import Claim, SectionDraft
 from engine.sourcing.finding_text import MIN_CONTENT_WORDS
 from engine.text.markers import SPACED_MARKER_RE
 from engine.text.sentences import LIST_BULLET_RE, PROSE_SENTENCE_BREAK, PROSE_SENTENCE_BREAK_RE
-from engine.text.stopwords import STOPWORDS
 from engine.text.words import content_words
 
 # A sentence of a section also ends at a line's end.
@@ -120,12 +119,16 @@ def cited_sentences(
     known: dict[int, str],
     numbers: SourceNumbers,
     passages: dict[int, str] | None = None,
+    said: Sequence[tuple[str, list[int]]] = (),
 ) -> list[tuple[str, list[int]]]:
     """Claims citing at least one passage they were given, their ids turned into report-wide
     source numbers; the rest dropped (a sentence resting on nothing it was shown). Given the
-    `passages`' text, a claim keeps only the sentences they support when they support one."""
+    `passages`' text, a claim keeps only the sentences they support when they support one. A
+    sentence of `said` (the section's so far) is not said again."""
     kept: list[tuple[str, list[int]]] = []
-    seen: set[str] = set()
+    seen = {
+        _folded(sentence) for text, _ in said for sentence in PROSE_SENTENCE_BREAK_RE.split(text)
+    }
     for claim in claims[:MAX_CLAIMS]:
         text = " ".join(SPACED_MARKER_RE.sub("", claim.text).split())
         ids = [i for i in dict.fromkeys(claim.source_ids) if i in known]
@@ -153,12 +156,38 @@ def cited_sentences(
     return kept
 
 
+# Words a sentence cannot end on ("on", "in", "it" can: "autovacuum defaults to on").
+_OPEN_ENDED = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "with",
+        "by",
+        "from",
+        "into",
+        "than",
+        "and",
+        "or",
+        "if",
+        "its",
+        "their",
+        "your",
+    ]
+)
+
+
 def _cut_off(text: str) -> bool:
-    """A claim without its stop that ends on a function word was cut mid-sentence: seen on
-    the 1.5B, a quote escaped twice in its JSON ("Unless SQLite is running in \\"auto_vacuum=
-    FULL\\" mode, …"), its string read up to the first quote: "Unless SQLite is running in \\"."""
+    """A claim without its stop that breaks off: seen on the 1.5B, a quote escaped twice in
+    its JSON ("Unless SQLite is running in \\"auto_vacuum=FULL\\" mode, …"), its string read up
+    to the first quote, "Unless SQLite is running in \\"; or one that ends on a word no
+    sentence ends on ("… the file is smaller than")."""
+    if text.rstrip().endswith("\\"):
+        return True
     words = _WORD.findall(text.casefold())
-    return bool(words) and words[-1] in STOPWORDS
+    return bool(words) and words[-1] in _OPEN_ENDED
 
 
 def without_own_additions(sentences: list[str], passages: list[str]) -> list[str]:
@@ -227,8 +256,8 @@ async def write_section(
             claims = []
         sentences = cited_sentences(claims, known, numbers, section.passage_texts())
         if sentences:
-            left_out = findings_left_out(section, claims, MAX_CLAIMS - len(sentences))
-            sentences += cited_sentences(left_out, known, numbers)
+            left_out = findings_left_out(section, claims, sentences, MAX_CLAIMS - len(sentences))
+            sentences += cited_sentences(left_out, known, numbers, said=sentences)
             return WrittenSection(section.heading, sentences, written_by_model=True)
     findings = [Claim(text=text, source_ids=ids) for text, ids in section.findings]
     return WrittenSection(
@@ -236,22 +265,36 @@ async def write_section(
     )
 
 
-def findings_left_out(section: SectionInput, claims: Sequence[Claim], room: int) -> list[Claim]:
-    """The section's findings from passages the written claims cite none of, up to `room`.
+def findings_left_out(
+    section: SectionInput,
+    claims: Sequence[Claim],
+    written: Sequence[tuple[str, list[int]]],
+    room: int,
+) -> list[Claim]:
+    """The section's findings from passages the written claims cite none of, and that the
+    written sentences do not already say, up to `room`.
 
     Seen on the 1.5B: a section written from its first passage alone, four sentences, while
     the track's findings from another page held the answer ("autovacuum_vacuum_scale_factor:
     Specifies a fraction of the table size to add to autovacuum_vacuum_threshold when deciding
     whether to trigger a VACUUM"). A writer that uses a finding cites its passage, so what it
     cites it has said in its own words; a finding whose passages it never cites follows as
-    the researcher recorded it."""
+    the researcher recorded it, unless it says what the section says (a writer citing
+    another page for the same fact)."""
+    if room <= 0:
+        return []
     cited = {number for claim in claims for number in claim.source_ids}
-    left_out = [
-        Claim(text=text, source_ids=ids)
-        for text, ids in section.findings
-        if ids and not cited.intersection(ids)
-    ]
-    return left_out[: max(room, 0)]
+    texts = [text for text, _ in written]
+    left_out: list[Claim] = []
+    for text, ids in section.findings:
+        if len(left_out) >= room:
+            break
+        if not ids or cited.intersection(ids):
+            continue
+        if texts and score_claim(text, texts).status == "supported":
+            continue
+        left_out.append(Claim(text=text, source_ids=ids))
+    return left_out
 
 
 def _fits(system: str, prompt: str) -> bool:
@@ -324,7 +367,8 @@ def said_by_the_sections(
     The summary is written from the sections, so what they do not say it has from elsewhere:
     seen on the 1.5B, an opening of its own ("Apache httpd can compress responses … by using
     the mod_deflate, mod_brotli, and mod_expires modules.") and a comparison no page makes,
-    the first lines a reader reads, each then marked unsupported by grounding."""
+    the first lines a reader reads, each then marked unsupported by grounding. When none is
+    found in the sections, the summary is kept whole."""
     kept: list[tuple[str, list[int]]] = []
     for text, cited in summary:
         said = {
@@ -344,7 +388,9 @@ def said_by_the_sections(
         ]
         if supported:
             kept.append((" ".join(supported), cited))
-    return kept
+    # A summary none of whose sentences a word check finds in the sections may paraphrase
+    # them well (a strong model's does): grounding decides it against every source instead.
+    return kept or list(summary)
 
 
 def _copies_the_sections(

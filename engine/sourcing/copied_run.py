@@ -30,8 +30,9 @@ def _words(text: str) -> list[str]:
 
 
 class CopiedRun:
-    """Finds where a reply starts copying one of `passages` at length; built once per reply
-    watch and fed the growing reply, so each stretch of words is looked up only once."""
+    """Finds where a reply starts copying one of `passages` at length. Fed a growing reply,
+    each stretch of words is looked up once; a text that does not extend the last one (the
+    next reply of the same researcher) is read afresh."""
 
     def __init__(self, passages: Iterable[str]) -> None:
         # Each passage's words between spaces; a bar keeps a run from crossing two passages.
@@ -40,8 +41,9 @@ class CopiedRun:
         self._checked = 0  # windows (by their first word) known to copy nothing
 
     def start(self, text: str) -> int | None:
-        """Where the line holding the first copied run begins in `text`; None while the reply
-        copies no run of `MIN_RUN_WORDS` words."""
+        """Where the copy begins in `text`: the start of the line holding the first copied
+        run, or of its sentence when the line opens with sentences of the reply's own; None
+        while the reply copies no run of `MIN_RUN_WORDS` words."""
         if not self._held.strip(" |"):
             return None
         if not text.startswith(self._text):
@@ -54,6 +56,21 @@ class CopiedRun:
         for first in range(self._checked, complete - MIN_RUN_WORDS + 1):
             window = " ".join(word for _, word in spans[first : first + MIN_RUN_WORDS])
             if f" {window} " in self._held:
-                return text.rfind("\n", 0, spans[first][0]) + 1
+                return _copy_start(text, spans[first][0])
             self._checked = first + 1
         return None
+
+
+# Before a copy on its line, this many words of the reply's own are a finding it wrote; fewer
+# are a label it put on the copy ("- [1] [25.1. Routine Vacuuming]. ", numbers aside).
+MIN_OWN_WORDS = 4
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def _copy_start(text: str, run_at: int) -> int:
+    line_start = text.rfind("\n", 0, run_at) + 1
+    ends = [end.end() for end in _SENTENCE_END.finditer(text, line_start, run_at)]
+    own = [word for word in _words(text[line_start : ends[-1]] if ends else "") if word.isalpha()]
+    if len(own) >= MIN_OWN_WORDS:
+        return ends[-1] + 1
+    return line_start

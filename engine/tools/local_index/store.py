@@ -22,8 +22,9 @@ from engine.tools.documents import ParsedDocument, refuse_binary
 from engine.tools.extract import ExtractionError
 from engine.tools.local_index.parse import STREAMED, Streamed
 
-# 2: document keys made plain (engine/tools/document_names.py); older indexes are rebuilt.
-SCHEMA_VERSION = 2
+# 2: document keys made plain (engine/tools/document_names.py); 3: a heading line that is a
+# sentence is text (engine/tools/documents.py). Older indexes are rebuilt.
+SCHEMA_VERSION = 3
 MMAP_BYTES = 256 * 1024 * 1024
 CACHE_KIB = 16 * 1024
 # Chunks written per statement while a big file streams in.

@@ -69,3 +69,11 @@ def test_the_watch_fed_a_growing_reply_finds_what_a_fresh_one_finds() -> None:
     assert seen[0] is None and seen[-1] == CopiedRun([PASSAGE]).start(text) == len(OWN) + 1
     # A reply that is not the one fed so far (another call's) is read afresh.
     assert fed.start(PASSAGE + "\n") == 0
+
+
+def test_findings_written_before_a_copy_on_its_line_stay_and_a_label_does_not() -> None:
+    own = "A table is vacuumed once its dead tuples exceed a threshold [1]. "
+    one_line = own + PASSAGE + "\n"
+    assert CopiedRun([PASSAGE]).start(one_line) == len(own)
+    labelled = "- [1] [Automatic Vacuuming]. " + PASSAGE + "\n"
+    assert CopiedRun([PASSAGE]).start(OWN + labelled) == len(OWN)

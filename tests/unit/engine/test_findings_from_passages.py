@@ -153,3 +153,14 @@ def test_a_label_the_page_was_shown_under_later_is_no_finding_either() -> None:
     )
     claims = [record.claim for record in found.records]
     assert claims == ["gc.auto sets how many loose objects start a repack."]
+
+
+def test_a_finding_made_of_the_questions_words_is_its_answer_not_the_task_written_back() -> None:
+    from engine.nodes.plan_dispatch import track_topic
+    from engine.schemas import ResearchTrack
+
+    track = ResearchTrack(title="mod_brotli", section="Compression", queries=["mod_brotli"])
+    task = track_topic(track, "Apache httpd", "Does mod_brotli compress output before sending?")
+    answer = "mod_brotli does compress output before sending [1]."
+    claims = _findings(answer, task)
+    assert claims[0] == answer.replace(" [1].", ".")

@@ -55,5 +55,13 @@ def test_a_name_in_one_title_or_in_too_few_pages_names_no_collection() -> None:
     assert not names_the_collection("Apache compression", pages)  # a word no title has
     assert not names_the_collection(MANUAL, pages[:2])  # two pages say nothing of a collection
     assert not names_the_collection("", pages)
+    # The subject's own word in the pages' own names is a part of the subject.
+    subject = parse_search_results(
+        "\n\n".join(
+            f"[{n}] {title}\nDocument: {n}.html\nText."
+            for n, title in enumerate(["Routine Vacuuming", "Automatic Vacuuming", "VACUUM"], 1)
+        )
+    )
+    assert not names_the_collection("vacuum", subject)
     unsearched = _plan([MANUAL], ["x"], ["y"])
     assert with_searchable_queries(unsearched, "") is unsearched

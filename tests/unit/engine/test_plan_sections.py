@@ -78,13 +78,13 @@ def test_a_section_named_after_a_numbered_query_is_named_without_the_number() ->
     plan = _plan(
         ("Decision-Making", "Introduction", ["20.10. Automatic Vacuuming", "25.1. Routine"]),
         ("Settings", "VACUUM ANALYZE", ["VACUUM ANALYZE"]),
-        ("Behavior and Performance", "Results", ["20.10. Automatic Vacuuming", "ANALYZE"]),
+        ("Behavior and Performance", "Results", ["20.10. automatic vacuuming", "ANALYZE"]),
     )
     named = with_named_sections(plan, question)
     assert [track.section for track in named.tracks] == [
         "Automatic Vacuuming",
         "VACUUM ANALYZE",
-        "Automatic Vacuuming: Behavior and Performance",  # told apart by its title
+        "Automatic vacuuming: Behavior and Performance",  # named by its query and title
     ]
 
 

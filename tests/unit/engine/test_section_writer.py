@@ -354,8 +354,11 @@ async def test_a_summary_that_copies_the_sections_is_no_summary() -> None:
         ]
     )
     policy = RetryPolicy(max_retries=0)
+    unfound = SectionDraft(claims=elsewhere.claims[:1])
     for draft, sections, expected in (
         (elsewhere, [cancel, short], [("Tasks are cancelled directly or by a timeout.", [1, 2])]),
+        # None of it found in the sections: a paraphrase, perhaps; grounding decides.
+        (unfound, [cancel, short], [(unfound.claims[0].text, [1])]),
         # Neither the copy nor the sections' openings in its place: the reader read them.
         (copied, [cancel, timeouts], []),
         # A copy is a copy with its quotes and backticks dropped (seen on the 1.5B).
@@ -583,6 +586,9 @@ async def test_findings_from_passages_the_section_never_cites_follow_what_it_wro
         (restated, [1]),
         (own, [2]),
     ]
+    # A finding the section already says, citing another page for it, is not said again.
+    same = Claim(text=factor.replace("Specifies", "specifies"), source_ids=[1])
+    assert await written(same) == [(factor.replace("Specifies", "specifies"), [1])]
     full = [Claim(text=f"Sentence number {n} of the thresholds.", source_ids=[1]) for n in range(8)]
     assert len(await written(*full)) == MAX_CLAIMS  # a full section has no room left
 
@@ -609,8 +615,13 @@ def test_a_claim_cut_off_mid_sentence_is_none():
     claims = [
         Claim(text="Unless SQLite is running in \\", source_ids=[1]),
         Claim(text="The checkpoint runs at 1000 pages", source_ids=[1]),
+        Claim(text="The WAL file is kept smaller than the", source_ids=[1]),
+        Claim(text="The autovacuum parameter defaults to on", source_ids=[1]),
     ]
 
     kept = cited_sentences(claims, {1: A}, SourceNumbers())
 
-    assert kept == [("The checkpoint runs at 1000 pages.", [1])]
+    assert kept == [
+        ("The checkpoint runs at 1000 pages.", [1]),
+        ("The autovacuum parameter defaults to on.", [1]),  # "on" ends sentences
+    ]
