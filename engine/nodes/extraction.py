@@ -202,10 +202,9 @@ def findings_from_messages(
 
     text = sourced_text(final_message_text(messages), messages, seed)
     task = topic_of(messages)
+    assigned = topic_without_question(task)
     records = _numbered_after(
-        [],
-        [r for r in evidence(text) if not restates_task(r.claim, topic_without_question(task))],
-        unit_id,
+        [], [r for r in evidence(text) if not restates_task(r.claim, assigned)], unit_id
     )
     if len(records) < max_claims:
         catalog = numbering_of(messages, seed)

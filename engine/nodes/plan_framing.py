@@ -25,8 +25,9 @@ from engine.text.words import stemmed_words
 
 # "25.1. Routine Vacuuming": the page's number in its manual is not part of its subject.
 _SECTION_NUMBER = re.compile(r"^\s*(?:\d+\.)+\d*\s+")
-# "mod_deflate - Apache HTTP Server Version 2.4": the part after a dash names the manual.
-_TITLE_TAIL = re.compile(r"\s+[—|–-]\s+.*$")
+# "mod_deflate - Apache HTTP Server Version 2.4", "Pricing | Example Corp": the part after the
+# first dash or bar (the group) names what the page belongs to.
+TITLE_TAIL = re.compile(r"\s+[—|–-]\s+(.*)$")
 TITLE_CHARS = 80
 OUTLINE_TRACKS = 2
 # A title of this many words found word for word in a result is a sentence copied from it.
@@ -60,7 +61,7 @@ def with_subject_tracks(plan: ResearchPlan, question: str, search_results: str) 
     kept = [track for track in tracks if track is not None]
     if len(kept) < MIN_TRACKS:  # a framing track the plan needs to stay a plan stays
         kept = [track or plan.tracks[index] for index, track in enumerate(tracks)]
-    return _with_tracks(plan, kept)
+    return with_tracks(plan, kept)
 
 
 def _without_repeats(plan: ResearchPlan) -> ResearchPlan:
@@ -81,7 +82,7 @@ def _without_repeats(plan: ResearchPlan) -> ResearchPlan:
         seen.append(searched)
         titles.add(title)
         kept.append(track)
-    return _with_tracks(plan, kept)
+    return with_tracks(plan, kept)
 
 
 def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> ResearchPlan:
@@ -110,10 +111,10 @@ def _pages_for_copied_titles(plan: ResearchPlan, search_results: str) -> Researc
     for index, slot in enumerate(tracks):
         if slot is None and missing > 0:
             tracks[index], missing = plan.tracks[index], missing - 1
-    return _with_tracks(plan, [slot for slot in tracks if slot is not None])
+    return with_tracks(plan, [slot for slot in tracks if slot is not None])
 
 
-def _with_tracks(plan: ResearchPlan, tracks: list[ResearchTrack]) -> ResearchPlan:
+def with_tracks(plan: ResearchPlan, tracks: list[ResearchTrack]) -> ResearchPlan:
     """`plan` with `tracks` instead of its own; the plan itself when they are its own, or when
     they do not make a valid plan (a page's name a section already holds)."""
     if tracks == list(plan.tracks):
@@ -164,7 +165,7 @@ def _unplanned_pages(plan: ResearchPlan, question: str, search_results: str) -> 
 
 
 def _page_name(source: Source) -> str:
-    name = _TITLE_TAIL.sub("", _SECTION_NUMBER.sub("", source.title)).strip()
+    name = TITLE_TAIL.sub("", _SECTION_NUMBER.sub("", source.title)).strip()
     if len(name) > TITLE_CHARS:
         name = name[:TITLE_CHARS].rsplit(" ", 1)[0].rstrip(",;:")
     return name

@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import ValidationError
-
 from engine.models.offline.sources import Source, parse_search_results
+from engine.nodes.plan_framing import TITLE_TAIL, with_tracks
 from engine.schemas import ResearchPlan, ResearchTrack
 from engine.text.words import stemmed_words
 
 _LOCATOR_LINE = re.compile(r"^\s*(?:Document|URL)\s*:\s*(\S+)\s*$", re.IGNORECASE)
-# "mod_deflate - Apache HTTP Server Version 2.4", "Pricing | Example Corp": the part after the
-# first dash or bar names what the page belongs to.
-_TITLE_TAIL = re.compile(r"\s+[—|–-]\s+(.*)$")
 # The collection's name ends the titles of most pages shown, of several pages at least.
 MIN_PAGES_NAMED = 3
 
@@ -33,15 +29,7 @@ def with_searchable_queries(plan: ResearchPlan, search_results: str) -> Research
     """`plan` with each locator line as its locator and each query that names only the
     collection the results come from left out (a track keeps one query at least)."""
     pages = _distinct_pages(parse_search_results(search_results))
-    tracks = [_searchable(track, pages) for track in plan.tracks]
-    if tracks == list(plan.tracks):
-        return plan
-    raw = plan.model_dump(mode="json")
-    raw["tracks"] = [track.model_dump(mode="json") for track in tracks]
-    try:
-        return ResearchPlan.model_validate(raw)
-    except ValidationError:
-        return plan
+    return with_tracks(plan, [_searchable(track, pages) for track in plan.tracks])
 
 
 def _searchable(track: ResearchTrack, pages: list[Source]) -> ResearchTrack:
@@ -71,7 +59,7 @@ def names_the_collection(query: str, pages: list[Source]) -> bool:
 
 
 def _tail(title: str) -> str:
-    found = _TITLE_TAIL.search(title)
+    found = TITLE_TAIL.search(title)
     return found.group(1) if found else ""
 
 

@@ -519,9 +519,22 @@ def test_a_gloss_the_passages_do_not_support_leaves_the_claim_it_was_added_to():
     assert cited_sentences(claims[:1], known, SourceNumbers())[0][0] == f"{restated} {gloss}"
 
 
+async def _written_with(section: Any, *claims: Claim) -> Any:
+    """The section as `write_section` makes it when the model replies with `claims`."""
+    from engine.nodes.section_writer import SourceNumbers, write_section
+
+    return await write_section(
+        ScriptedChatModel.sequence([structured_reply(SectionDraft(claims=list(claims)))]),
+        section,
+        SourceNumbers(),
+        date="2026-01-01",
+        structured=True,
+        policy=RetryPolicy(max_retries=0),
+    )
+
+
 async def test_the_section_writer_reads_each_claim_against_its_passages():
     from engine.nodes.section_inputs import NumberedPassage, SectionInput
-    from engine.nodes.section_writer import SourceNumbers, write_section
 
     section = SectionInput(
         heading="Thresholds",
@@ -531,24 +544,15 @@ async def test_the_section_writer_reads_each_claim_against_its_passages():
         findings=[(THRESHOLDS, [1])],
     )
     restated = "The default thresholds and scale factors are taken from postgresql.conf."
-    draft = SectionDraft(
-        claims=[Claim(text=f"{restated} This helps PostgreSQL manage memory.", source_ids=[1])]
-    )
-    written = await write_section(
-        ScriptedChatModel.sequence([structured_reply(draft)]),
-        section,
-        SourceNumbers(),
-        date="2026-01-01",
-        structured=True,
-        policy=RetryPolicy(max_retries=0),
-    )
+    glossed = Claim(text=f"{restated} This helps PostgreSQL manage memory.", source_ids=[1])
+    written = await _written_with(section, glossed)
     assert written.written_by_model
     assert written.sentences == [(restated, [1])]
 
 
 async def test_findings_from_passages_the_section_never_cites_follow_what_it_wrote():
     from engine.nodes.section_inputs import NumberedPassage, SectionInput
-    from engine.nodes.section_writer import MAX_CLAIMS, SourceNumbers, write_section
+    from engine.nodes.section_writer import MAX_CLAIMS
 
     factor = "autovacuum_vacuum_scale_factor: Specifies a fraction of the table size to add."
     section = SectionInput(
@@ -564,14 +568,7 @@ async def test_findings_from_passages_the_section_never_cites_follow_what_it_wro
     restated = "The default thresholds and scale factors are taken from postgresql.conf."
 
     async def written(*claims: Claim) -> list[tuple[str, list[int]]]:
-        section_written = await write_section(
-            ScriptedChatModel.sequence([structured_reply(SectionDraft(claims=list(claims)))]),
-            section,
-            SourceNumbers(),
-            date="2026-01-01",
-            structured=True,
-            policy=RetryPolicy(max_retries=0),
-        )
+        section_written = await _written_with(section, *claims)
         assert section_written.written_by_model
         return section_written.sentences
 
